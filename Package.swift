@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Layers (inward dependencies only):
+///   CNative (C headers + OpenSSL macro shims)
+///     → edge modules that alone touch C: APNSTransport (nghttp2/libevent/TLS), APNSCrypto (ES256),
+///       APNSStore (SQLite), APNSAdmin (evhttp)
+///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs
+///   APNSMock: wires core and edges into the server; apns-mock: the command line.
+let package = Package(
+    name: "apns-mock",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "apns-mock", targets: ["apns-mock"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "CNative",
+            linkerSettings: [
+                .linkedLibrary("nghttp2"), .linkedLibrary("ssl"), .linkedLibrary("crypto"),
+                .linkedLibrary("event"), .linkedLibrary("event_openssl"), .linkedLibrary("event_pthreads"),
+                .linkedLibrary("sqlite3"),
+            ]
+        ),
+        .target(name: "APNSCore"),
+        .target(name: "APNSLiveActivity", dependencies: ["APNSCore"]),
+        .target(
+            name: "ActivitySourceParser",
+            dependencies: [
+                "APNSLiveActivity",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "APNSCrypto", dependencies: ["CNative", "APNSCore"]),
+        .target(name: "APNSTransport", dependencies: ["CNative", "APNSCore"]),
+        .target(name: "APNSStore", dependencies: ["CNative", "APNSCore"]),
+        .target(name: "APNSAdmin", dependencies: ["CNative", "APNSCore", "APNSStore", "APNSLiveActivity"]),
+        .target(
+            name: "APNSMock",
+            dependencies: [
+                "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
+                "APNSTransport", "APNSStore", "APNSAdmin",
+            ]
+        ),
+        .executableTarget(
+            name: "apns-mock",
+            dependencies: ["APNSMock", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
+        .testTarget(name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"]),
+        .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore"]),
+        .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "APNSCore", "CNative"]),
+        .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSCore"]),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
+    ]
+)

@@ -1,0 +1,59 @@
+// The one C module: every C header the project uses, included once so that libevent, OpenSSL, nghttp2 and
+// SQLite agree on shared system types (separate system modules collide over fd_set). Shim functions wrap what
+// Swift cannot import (OpenSSL macros) and are prefixed `cnative_`.
+#ifndef CNATIVE_H
+#define CNATIVE_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <pthread.h>
+
+#include <nghttp2/nghttp2.h>
+
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include <event2/event.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <event2/listener.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <event2/thread.h>
+
+#include <sqlite3.h>
+
+// ---- OpenSSL macro shims -------------------------------------------------------------------------
+long cnative_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
+long cnative_SSL_CTX_set_mode(SSL_CTX *ctx, long mode);
+long cnative_SSL_CTX_set_options(SSL_CTX *ctx, long options);
+long cnative_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
+int cnative_TLS1_2_VERSION(void);
+/// Installs an ALPN select callback that picks "h2" when offered and accepts a handshake that offers no ALPN
+/// (aioapns and Pushy send none); a client that offers only other protocols gets no ALPN answer, like APNs.
+void cnative_SSL_CTX_enable_h2_alpn(SSL_CTX *ctx);
+/// The server-name indication the client sent, or NULL.
+const char *cnative_SSL_get_servername(const SSL *ssl);
+/// Frees a string allocated by OpenSSL.
+void cnative_OPENSSL_free(void *ptr);
+
+// ---- sqlite3 macro shims -------------------------------------------------------------------------
+/// SQLITE_TRANSIENT as a function: bind calls copy the bytes.
+sqlite3_destructor_type cnative_sqlite_transient(void);
+
+#endif

@@ -1,0 +1,27 @@
+#include "CNative.h"
+#include <string.h>
+
+long cnative_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) { return SSL_CTX_set_min_proto_version(ctx, version); }
+long cnative_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
+long cnative_SSL_CTX_set_options(SSL_CTX *ctx, long options) { return (long)SSL_CTX_set_options(ctx, (uint64_t)options); }
+long cnative_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
+int cnative_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
+
+static int select_h2(SSL *ssl, const unsigned char **out, unsigned char *outlen,
+                     const unsigned char *in, unsigned int inlen, void *arg) {
+    (void)ssl; (void)arg;
+    if (nghttp2_select_next_protocol((unsigned char **)out, outlen, in, inlen) == 1) {
+        return SSL_TLSEXT_ERR_OK;
+    }
+    /* No h2 on offer (curl --http1.1): finish the handshake without ALPN, as APNs does; the HTTP/1.x request that
+       follows is answered with APNs' GOAWAY by the transport. */
+    return SSL_TLSEXT_ERR_NOACK;
+}
+
+void cnative_SSL_CTX_enable_h2_alpn(SSL_CTX *ctx) { SSL_CTX_set_alpn_select_cb(ctx, select_h2, NULL); }
+
+const char *cnative_SSL_get_servername(const SSL *ssl) { return SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name); }
+
+void cnative_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }
+
+sqlite3_destructor_type cnative_sqlite_transient(void) { return SQLITE_TRANSIENT; }
