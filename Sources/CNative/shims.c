@@ -3,7 +3,10 @@
 
 long cnative_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) { return SSL_CTX_set_min_proto_version(ctx, version); }
 long cnative_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) { return SSL_CTX_set_mode(ctx, mode); }
-long cnative_SSL_CTX_set_options(SSL_CTX *ctx, long options) { return (long)SSL_CTX_set_options(ctx, (uint64_t)options); }
+void cnative_SSL_CTX_set_server_defaults(SSL_CTX *ctx) {
+    SSL_CTX_set_options(ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+    SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
+}
 long cnative_SSL_set_tlsext_host_name(SSL *ssl, const char *name) { return SSL_set_tlsext_host_name(ssl, name); }
 int cnative_TLS1_2_VERSION(void) { return TLS1_2_VERSION; }
 

@@ -41,7 +41,8 @@
 // ---- OpenSSL macro shims -------------------------------------------------------------------------
 long cnative_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version);
 long cnative_SSL_CTX_set_mode(SSL_CTX *ctx, long mode);
-long cnative_SSL_CTX_set_options(SSL_CTX *ctx, long options);
+/// No compression, no renegotiation, server cipher preference, release idle buffers (SSL_OP_* are macros).
+void cnative_SSL_CTX_set_server_defaults(SSL_CTX *ctx);
 long cnative_SSL_set_tlsext_host_name(SSL *ssl, const char *name);
 int cnative_TLS1_2_VERSION(void);
 /// Installs an ALPN select callback that picks "h2" when offered and accepts a handshake that offers no ALPN

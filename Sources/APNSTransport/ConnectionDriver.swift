@@ -1,0 +1,182 @@
+import APNSCore
+import CNative
+
+/// Moves bytes between one client's bufferevent (TLS or cleartext) and its `HTTP2ServerSession`, and between the
+/// session and the application's connection handler. Lives on its worker's thread only.
+final class ConnectionDriver {
+    let id: UInt64
+    private let bufferEvent: OpaquePointer
+    private unowned let worker: EventLoopWorker
+    private let remoteAddress: String
+    private let localPort: Int
+    private let environment: APNsEnvironment
+
+    private var session: HTTP2ServerSession?
+    private var handler: (any HTTP2ConnectionHandler)?
+    private var sniffer: PrefaceSniffer? = PrefaceSniffer()
+    private var closeWhenFlushed = false
+    private var readingPaused = false
+    private var closed = false
+    private var output: [UInt8] = []
+
+    init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, environment: APNsEnvironment) {
+        self.id = id
+        self.bufferEvent = bufferEvent
+        self.worker = worker
+        self.remoteAddress = remoteAddress
+        self.localPort = localPort
+        self.environment = environment
+    }
+
+    func install() {
+        bufferevent_setcb(bufferEvent, onReadable, onWritable, onEvent, Unmanaged.passUnretained(self).toOpaque())
+        bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
+    }
+
+    /// The connection is ready for HTTP/2 (TLS handshake done, or cleartext accepted): open the application's
+    /// handler and send the server's SETTINGS at once (Pushy waits for them before its first request: §1.3).
+    func established(tls: TLSInfo?) {
+        let info = ConnectionInfo(id: id, remoteAddress: remoteAddress, localPort: localPort, tls: tls, environment: environment)
+        let handler = worker.application.connectionOpened(info)
+        self.handler = handler
+        session = HTTP2ServerSession(
+            connection: info, settings: worker.settings, maxConcurrentStreams: handler.initialMaxConcurrentStreams,
+            now: { [clock = worker.clock] in clock.now() })
+        flush()
+    }
+
+    // MARK: - Events from libevent
+
+    fileprivate func readable() {
+        guard let input = bufferevent_get_input(bufferEvent) else { return }
+        let length = evbuffer_get_length(input)
+        guard length > 0, let bytes = evbuffer_pullup(input, -1) else { return }
+        defer { evbuffer_drain(input, length) }
+        let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
+        guard let session, !closeWhenFlushed else { return }
+
+        if var sniffer {
+            switch sniffer.feed(buffer) {
+            case .needMoreBytes:
+                self.sniffer = sniffer
+                return
+            case .http1(let method, let path):
+                self.sniffer = nil
+                session.goAway(errorCode: NGHTTP2_PROTOCOL_ERROR.rawValue, debugData: PrefaceSniffer.http1DebugData(method: method, path: path))
+                closeWhenFlushed = true
+                flush()
+                return
+            case .http2, .unknown:
+                self.sniffer = nil
+                _ = sniffer.buffered.withUnsafeBytes { session.receive($0) }
+            }
+        } else {
+            session.receive(buffer)
+        }
+        dispatchEvents()
+        worker.deliverPendingResponses()
+        flush()
+    }
+
+    fileprivate func writable() {
+        if readingPaused && outputLength < worker.settings.outputHighWatermark / 2 {
+            readingPaused = false
+            bufferevent_enable(bufferEvent, Int16(EV_READ))
+        }
+        flush()
+    }
+
+    fileprivate func event(_ what: Int16) {
+        if what & Int16(BEV_EVENT_CONNECTED) != 0 {
+            let ssl = bufferevent_openssl_get_ssl(bufferEvent)
+            established(tls: ssl.map(TLSContext.info(of:)))
+            return
+        }
+        if what & Int16(BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT) != 0 {
+            close()
+        }
+    }
+
+    // MARK: - Application side
+
+    private func dispatchEvents() {
+        guard let session, let handler else { return }
+        for event in session.takeEvents() {
+            switch event {
+            case .request(let request):
+                handler.handle(request, sink: worker.makeSink(connectionID: id, streamID: request.streamID))
+            case .headerListTooLarge(let streamID, _):
+                session.respond(streamID: streamID, response: HTTPResponse(status: 431))
+            }
+        }
+    }
+
+    func deliver(streamID: Int32, response: HTTPResponse, actions: [ConnectionAction]) {
+        guard let session, !closed else { return }
+        if !actions.contains(where: { if case .resetStream = $0 { true } else { false } }) {
+            session.respond(streamID: streamID, response: response)
+        }
+        for action in actions {
+            session.apply(action, streamID: streamID)
+            if case .goAway = action { closeWhenFlushed = true }
+        }
+    }
+
+    /// Shutdown: GOAWAY(NO_ERROR) naming the last processed stream; the connection closes once those finish.
+    func goAwayForShutdown() {
+        guard let session else {
+            close()
+            return
+        }
+        session.goAway(errorCode: NGHTTP2_NO_ERROR.rawValue, debugData: [])
+        flush()
+    }
+
+    // MARK: - Output
+
+    private var outputLength: Int {
+        bufferevent_get_output(bufferEvent).map { evbuffer_get_length($0) } ?? 0
+    }
+
+    /// Writes what nghttp2 has to send, pausing reads from a client that does not read its responses, and closes
+    /// the connection when neither side has anything left to say.
+    func flush() {
+        guard let session, !closed else { return }
+        let pending = outputLength
+        let watermark = worker.settings.outputHighWatermark
+        if pending < watermark {
+            output.removeAll(keepingCapacity: true)
+            session.drainOutput(into: &output, limit: watermark - pending)
+            if !output.isEmpty {
+                _ = output.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
+            }
+        }
+        if outputLength >= watermark && !readingPaused {
+            readingPaused = true
+            bufferevent_disable(bufferEvent, Int16(EV_READ))
+        }
+        let done = closeWhenFlushed || session.fatalError != nil || !session.wantsRead
+        if done && outputLength == 0 && !session.wantsWrite { close() }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        handler?.connectionClosed()
+        handler = nil
+        bufferevent_setcb(bufferEvent, nil, nil, nil, nil)
+        bufferevent_free(bufferEvent)
+        session = nil
+        worker.connectionDidClose(id)
+    }
+}
+
+// MARK: - libevent trampolines
+
+private func driver(_ context: UnsafeMutableRawPointer?) -> ConnectionDriver {
+    Unmanaged<ConnectionDriver>.fromOpaque(context!).takeUnretainedValue()
+}
+
+private let onReadable: bufferevent_data_cb = { _, context in driver(context).readable() }
+private let onWritable: bufferevent_data_cb = { _, context in driver(context).writable() }
+private let onEvent: bufferevent_event_cb = { _, what, context in driver(context).event(what) }

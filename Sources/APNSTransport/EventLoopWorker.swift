@@ -1,0 +1,248 @@
+import APNSCore
+import CNative
+import Foundation
+import Synchronization
+
+/// One thread running one libevent `event_base`, with its own listeners and the connections they accepted.
+/// Everything but `post`, `requestShutdown`, `waitUntilStopped` and `connectionCount` runs on that thread.
+final class EventLoopWorker: @unchecked Sendable {
+    /// A response produced on any thread, waiting to be handed to its connection on this worker's thread.
+    struct PendingResponse {
+        var connectionID: UInt64
+        var streamID: Int32
+        var response: HTTPResponse
+        var actions: [ConnectionAction]
+    }
+
+    let index: Int
+    let base: OpaquePointer
+    let tls: TLSContext?
+    let settings: TransportSettings
+    let application: any HTTP2Application
+    let clock: any WallClock
+
+    private var listeners: [(listener: OpaquePointer, configuration: ListenerConfiguration)] = []
+    private var connections: [UInt64: ConnectionDriver] = [:]
+    private var wakeEvent: OpaquePointer?
+    private var shutdownEvent: OpaquePointer?
+    private var shuttingDown = false
+    private let inbox = Mutex<[PendingResponse]>([])
+    private let shutdownGrace = Mutex<Double>(10)
+    private let openConnections = Atomic<Int>(0)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(index: Int, tls: TLSContext?, settings: TransportSettings, application: any HTTP2Application, clock: any WallClock) throws {
+        guard let base = event_base_new() else { throw TransportError.eventLoop("event_base_new failed") }
+        self.index = index
+        self.base = base
+        self.tls = tls
+        self.settings = settings
+        self.application = application
+        self.clock = clock
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        wakeEvent = event_new(base, -1, 0, { _, _, context in
+            Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().deliverPendingResponses()
+        }, me)
+        shutdownEvent = event_new(base, -1, 0, { _, _, context in
+            Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().beginShutdown()
+        }, me)
+    }
+
+    deinit {
+        for entry in listeners { evconnlistener_free(entry.listener) }
+        if let wakeEvent { event_free(wakeEvent) }
+        if let shutdownEvent { event_free(shutdownEvent) }
+        event_base_free(base)
+    }
+
+    var connectionCount: Int { openConnections.load(ordering: .relaxed) }
+
+    // MARK: - Start and stop (called from the main thread)
+
+    /// Binds `configuration` on `port` with SO_REUSEPORT; returns the port actually bound.
+    func listen(_ configuration: ListenerConfiguration, port: Int) throws -> Int {
+        let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(port)" : "\(configuration.host):\(port)"
+        guard var (storage, length) = Self.socketAddress(host: configuration.host, port: port) else {
+            throw TransportError.listen("cannot parse address \(address): use an IPv4 or IPv6 literal or localhost")
+        }
+        let flags = UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_REUSEABLE_PORT | LEV_OPT_CLOSE_ON_EXEC)
+        let listener = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                evconnlistener_new_bind(base, acceptConnection, Unmanaged.passUnretained(self).toOpaque(), flags, 1024, $0, length)
+            }
+        }
+        guard let listener else {
+            throw TransportError.listen("cannot listen on \(address): \(String(cString: strerror(errno)))")
+        }
+        listeners.append((listener, configuration))
+        return Self.boundPort(of: evconnlistener_get_fd(listener))
+    }
+
+    func startThread() {
+        let thread = Thread { [self] in
+            event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
+            closeAllConnections()
+            stopped.signal()
+        }
+        thread.name = "apns-mock-loop-\(index)"
+        thread.start()
+    }
+
+    func requestShutdown(gracePeriod: Double) {
+        shutdownGrace.withLock { $0 = gracePeriod }
+        event_active(shutdownEvent, 0, 0)
+    }
+
+    func waitUntilStopped() { stopped.wait() }
+
+    /// Thread-safe: queue a response for a connection of this worker and wake the loop.
+    func post(_ pending: PendingResponse) {
+        inbox.withLock { $0.append(pending) }
+        event_active(wakeEvent, 0, 0)
+    }
+
+    // MARK: - On the loop thread
+
+    fileprivate func accept(fd: Int32, address: UnsafeMutablePointer<sockaddr>?, listener: OpaquePointer?) {
+        guard !shuttingDown, let configuration = listeners.first(where: { $0.listener == listener })?.configuration else {
+            close(fd)
+            return
+        }
+        var noDelay: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+        let id = connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        let remote = address.map(Self.describe) ?? "unknown"
+        let localPort = Self.boundPort(of: fd)
+        let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        let bufferEvent: OpaquePointer?
+        if configuration.useTLS, let tls, let ssl = tls.newConnection() {
+            bufferEvent = bufferevent_openssl_socket_new(base, fd, ssl, BUFFEREVENT_SSL_ACCEPTING, options)
+        } else {
+            bufferEvent = bufferevent_socket_new(base, fd, options)
+        }
+        guard let bufferEvent else {
+            close(fd)
+            return
+        }
+        let driver = ConnectionDriver(
+            id: id, bufferEvent: bufferEvent, worker: self, remoteAddress: remote, localPort: localPort,
+            environment: configuration.environment)
+        connections[id] = driver
+        openConnections.wrappingAdd(1, ordering: .relaxed)
+        driver.install()
+        if !configuration.useTLS { driver.established(tls: nil) }
+    }
+
+    func connectionDidClose(_ id: UInt64) {
+        guard connections.removeValue(forKey: id) != nil else { return }
+        openConnections.wrappingSubtract(1, ordering: .relaxed)
+        if shuttingDown && connections.isEmpty { event_base_loopbreak(base) }
+    }
+
+    /// Hands queued responses to their connections, then flushes each connection that got one.
+    func deliverPendingResponses() {
+        let pending = inbox.withLock { queue -> [PendingResponse] in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
+        guard !pending.isEmpty else { return }
+        var touched: [ConnectionDriver] = []
+        for item in pending {
+            guard let driver = connections[item.connectionID] else { continue }
+            driver.deliver(streamID: item.streamID, response: item.response, actions: item.actions)
+            if !touched.contains(where: { $0 === driver }) { touched.append(driver) }
+        }
+        for driver in touched { driver.flush() }
+    }
+
+    func makeSink(connectionID: UInt64, streamID: Int32) -> ResponseSink {
+        let cell = SinkState()
+        return ResponseSink { [self] response, actions in
+            guard cell.claim() else { return }
+            post(PendingResponse(connectionID: connectionID, streamID: streamID, response: response, actions: actions))
+        }
+    }
+
+    private func beginShutdown() {
+        shuttingDown = true
+        for entry in listeners { evconnlistener_disable(entry.listener) }
+        for driver in Array(connections.values) { driver.goAwayForShutdown() }
+        if connections.isEmpty {
+            event_base_loopbreak(base)
+            return
+        }
+        let grace = shutdownGrace.withLock { $0 }
+        var timeout = timeval(tv_sec: Int(grace), tv_usec: Int((grace - grace.rounded(.down)) * 1_000_000))
+        event_base_loopexit(base, &timeout)
+    }
+
+    private func closeAllConnections() {
+        for driver in Array(connections.values) { driver.close() }
+    }
+
+    // MARK: - Socket helpers
+
+    /// A numeric IPv4/IPv6 address (or `localhost`) and port as a socket address. Port 0 is allowed (the kernel
+    /// chooses), which libevent's own parser refuses.
+    static func socketAddress(host: String, port: Int) -> (sockaddr_storage, Int32)? {
+        var storage = sockaddr_storage()
+        let name = host == "localhost" ? "127.0.0.1" : host
+        var ipv4 = sockaddr_in()
+        if inet_pton(AF_INET, name, &ipv4.sin_addr) == 1 {
+            ipv4.sin_family = sa_family_t(AF_INET)
+            ipv4.sin_port = UInt16(port).bigEndian
+            withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee = ipv4 } }
+            return (storage, Int32(MemoryLayout<sockaddr_in>.size))
+        }
+        var ipv6 = sockaddr_in6()
+        if inet_pton(AF_INET6, name, &ipv6.sin6_addr) == 1 {
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            ipv6.sin6_port = UInt16(port).bigEndian
+            withUnsafeMutablePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee = ipv6 } }
+            return (storage, Int32(MemoryLayout<sockaddr_in6>.size))
+        }
+        return nil
+    }
+
+    static func boundPort(of fd: Int32) -> Int {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard result == 0 else { return 0 }
+        let family = Int32(storage.ss_family)
+        return withUnsafePointer(to: &storage) { pointer -> Int in
+            if family == AF_INET6 {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+        }
+    }
+
+    static func describe(_ address: UnsafeMutablePointer<sockaddr>) -> String {
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        var service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+        let length = socklen_t(address.pointee.sa_family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        guard getnameinfo(address, length, &host, socklen_t(host.count), &service, socklen_t(service.count),
+                          NI_NUMERICHOST | NI_NUMERICSERV) == 0 else { return "unknown" }
+        let hostString = cString(host)
+        let serviceString = cString(service)
+        return address.pointee.sa_family == AF_INET6 ? "[\(hostString)]:\(serviceString)" : "\(hostString):\(serviceString)"
+    }
+}
+
+/// First-answer-wins guard of a `ResponseSink`.
+private final class SinkState: Sendable {
+    private let answered = Atomic<Bool>(false)
+    func claim() -> Bool { answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
+}
+
+private let acceptConnection: evconnlistener_cb = { listener, fd, address, _, context in
+    Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().accept(fd: fd, address: address, listener: listener)
+}
+
+/// A NUL-terminated C buffer as a String.
+func cString(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

@@ -1,0 +1,113 @@
+import APNSCore
+import CNative
+import Foundation
+import Synchronization
+
+/// One listening socket: address, whether it speaks TLS or cleartext HTTP/2 (prior knowledge), and which APNs
+/// environment it stands for.
+public struct ListenerConfiguration: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var useTLS: Bool
+    public var environment: APNsEnvironment
+
+    public init(host: String, port: Int, useTLS: Bool, environment: APNsEnvironment) {
+        self.host = host
+        self.port = port
+        self.useTLS = useTLS
+        self.environment = environment
+    }
+}
+
+public struct TLSFiles: Sendable, Equatable {
+    public var certificateChainPath: String
+    public var privateKeyPath: String
+
+    public init(certificateChainPath: String, privateKeyPath: String) {
+        self.certificateChainPath = certificateChainPath
+        self.privateKeyPath = privateKeyPath
+    }
+}
+
+/// Failures of the transport, mapped from C error families in one place.
+public enum TransportError: Error, CustomStringConvertible {
+    case tls(String)
+    case listen(String)
+    case eventLoop(String)
+
+    public var description: String {
+        switch self {
+        case .tls(let message): "TLS: \(message)"
+        case .listen(let message): "listen: \(message)"
+        case .eventLoop(let message): "event loop: \(message)"
+        }
+    }
+}
+
+/// The HTTP/2 server: one libevent loop per thread (default: one per core), each with its own `SO_REUSEPORT`
+/// listener on every configured port, so the kernel spreads connections across cores. A connection stays on the
+/// thread that accepted it; its handler is called only there.
+public final class HTTP2Server: Sendable {
+    private let workers: [EventLoopWorker]
+    private let listeners: [ListenerConfiguration]
+    private let boundPorts: Mutex<[Int]> = Mutex([])
+
+    public init(
+        listeners: [ListenerConfiguration], tls: TLSFiles?, settings: TransportSettings = TransportSettings(),
+        application: any HTTP2Application, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        clock: any WallClock = SystemClock()
+    ) throws {
+        LibraryInitialization.once()
+        let tlsContext: TLSContext? = try listeners.contains(where: \.useTLS)
+            ? TLSContext(files: tls ?? { throw TransportError.tls("a TLS listener needs a certificate and key") }())
+            : nil
+        self.listeners = listeners
+        self.workers = try (0..<max(1, threads)).map { index in
+            try EventLoopWorker(
+                index: index, tls: tlsContext, settings: settings, application: application, clock: clock)
+        }
+    }
+
+    /// Binds every listener on every worker and starts the threads. Returns the bound port of each listener, in
+    /// order (a configured port 0 becomes the port the kernel chose).
+    @discardableResult
+    public func start() throws -> [Int] {
+        var ports: [Int] = []
+        for listener in listeners {
+            var port = listener.port
+            for worker in workers {
+                port = try worker.listen(listener, port: port)
+            }
+            ports.append(port)
+        }
+        boundPorts.withLock { $0 = ports }
+        for worker in workers { worker.startThread() }
+        return ports
+    }
+
+    public var ports: [Int] { boundPorts.withLock { $0 } }
+
+    /// Graceful shutdown: stop accepting, GOAWAY(NO_ERROR) on every connection, let in-flight streams finish, and
+    /// close. Connections still open after `gracePeriod` seconds are closed. Blocks until every thread has exited.
+    public func shutdown(gracePeriod: Double = 10) {
+        for worker in workers { worker.requestShutdown(gracePeriod: gracePeriod) }
+        for worker in workers { worker.waitUntilStopped() }
+    }
+
+    /// Number of open client connections across all threads.
+    public var connectionCount: Int { workers.reduce(0) { $0 + $1.connectionCount } }
+}
+
+/// Process-wide C library set-up, done once: libevent's pthread locking (so another thread may wake a loop) and
+/// ignoring SIGPIPE (writes to a closed socket must fail, not kill the process).
+enum LibraryInitialization {
+    private static let done: Void = {
+        evthread_use_pthreads()
+        signal(SIGPIPE, SIG_IGN)
+    }()
+
+    static func once() { _ = done }
+}
+
+/// A process-wide connection counter, so ids are unique across threads.
+let connectionIDs = Atomic<UInt64>(0)

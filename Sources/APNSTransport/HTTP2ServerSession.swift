@@ -1,0 +1,373 @@
+import APNSCore
+import CNative
+
+/// One server-side nghttp2 session, driven as bytes in, bytes out: `receive` feeds what the socket read,
+/// `drainOutput` produces what the socket must write. No I/O happens here, so tests pair it with a client session
+/// in memory.
+///
+/// Re-entrancy: nghttp2 calls back into this object while `nghttp2_session_mem_recv`/`mem_send` are on the stack.
+/// Callbacks only record (`events`, stream state); the owner acts on completed requests after `receive` returns,
+/// and submissions (`respond`, `apply`) are refused while nghttp2 is on the stack. (Pattern: swift-nio-http2's
+/// last nghttp2-based `NGHTTP2Session`; STYLE.md principle 3.)
+///
+/// Not thread-safe: one session belongs to one event-loop thread.
+final class HTTP2ServerSession {
+    enum Event {
+        /// A request is complete (END_STREAM) or its body passed `requestBodyLimit`.
+        case request(HTTPRequest)
+        /// The request's header list is larger than the advertised MAX_HEADER_LIST_SIZE. Netty (APNs' front end,
+        /// §1.2) answers such a stream with a bare 431; the request never reaches the application.
+        case headerListTooLarge(streamID: Int32, size: Int)
+    }
+
+    /// Per-stream request assembly.
+    fileprivate struct StreamState {
+        var method: String?
+        var path: String?
+        var scheme: String?
+        var authority: String?
+        var host: String?
+        var headers: [HeaderField] = []
+        var body: [UInt8] = []
+        var bodyLength = 0
+        var headerListSize = 0
+        var dispatched = false
+        var receivedAt: Timestamp
+    }
+
+    private var session: OpaquePointer?
+    private var streams: [Int32: StreamState] = [:]
+    /// Response bodies waiting for nghttp2 to pull them through the data provider.
+    private var outgoingBodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
+    private var events: [Event] = []
+    private var insideNGHTTP2 = false
+    /// Streams answered early (body over the limit) that still receive DATA: reset with NO_ERROR once answered.
+    private var streamsToResetAfterResponse: Set<Int32> = []
+
+    let connection: ConnectionInfo
+    let settings: TransportSettings
+    private let now: () -> Timestamp
+    private(set) var maxConcurrentStreams: UInt32
+
+    /// Set when nghttp2 reported a fatal error; the connection must be closed after the output is flushed.
+    private(set) var fatalError: String?
+
+    init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32, now: @escaping () -> Timestamp) {
+        self.connection = connection
+        self.settings = settings
+        self.now = now
+        self.maxConcurrentStreams = maxConcurrentStreams
+
+        var callbacks: OpaquePointer?
+        nghttp2_session_callbacks_new(&callbacks)
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, onBeginHeaders)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        nghttp2_session_callbacks_set_on_invalid_header_callback(callbacks, onInvalidHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameRecv)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, onFrameSend)
+
+        var option: OpaquePointer?
+        nghttp2_option_new(&option)
+        defer { nghttp2_option_del(option) }
+        // `authorization: bearer ` (trailing space) must reach the APNs rules, which answer with an APNs reason;
+        // nghttp2's RFC 9113 check would reset the stream first (apns-mocks-and-senders.md §3.3).
+        nghttp2_option_set_no_rfc9113_leading_and_trailing_ws_validation(option, 1)
+
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        nghttp2_session_server_new2(&session, callbacks, userData, option)
+        submitInitialSettings()
+    }
+
+    deinit {
+        nghttp2_session_del(session)
+    }
+
+    // MARK: - Driving the session
+
+    /// Feeds bytes read from the socket. Returns false when the connection is broken beyond repair (nghttp2 queued
+    /// a GOAWAY where it could; flush the output, then close).
+    @discardableResult
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard fatalError == nil, let base = bytes.baseAddress, bytes.count > 0 else { return fatalError == nil }
+        insideNGHTTP2 = true
+        let result = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        insideNGHTTP2 = false
+        if result < 0 {
+            fatalError = String(cString: nghttp2_strerror(Int32(result)))
+            return false
+        }
+        return true
+    }
+
+    /// Completed requests since the last call, in arrival order.
+    func takeEvents() -> [Event] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    /// Appends every frame nghttp2 wants to send to `output`, at most `limit` bytes beyond what it holds.
+    func drainOutput(into output: inout [UInt8], limit: Int = .max) {
+        while output.count < limit {
+            var chunk: UnsafePointer<UInt8>?
+            insideNGHTTP2 = true
+            let length = nghttp2_session_mem_send(session, &chunk)
+            insideNGHTTP2 = false
+            if length <= 0 {
+                if length < 0 { fatalError = String(cString: nghttp2_strerror(Int32(length))) }
+                break
+            }
+            output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: length))
+        }
+        resetStreamsAnsweredEarly()
+    }
+
+    /// True while the peer may still send or this side has frames to send.
+    var wantsRead: Bool { nghttp2_session_want_read(session) != 0 }
+    var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
+    var openStreamCount: Int { streams.count }
+
+    // MARK: - Answers
+
+    /// Submits the response for `streamID`: HEADERS, plus one DATA frame (END_STREAM) when there is a body.
+    /// Ignored when the stream is gone (client reset it, connection closing).
+    func respond(streamID: Int32, response: HTTPResponse) {
+        precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
+        guard nghttp2_session_find_stream(session, streamID) != nil else { return }
+        var fields: [(String, String)] = [(":status", String(response.status))]
+        fields += response.headers.map { ($0.name.lowercased(), $0.value) }
+        if !response.body.isEmpty {
+            fields.append(("content-length", String(response.body.count)))
+        }
+        withNameValues(fields) { nva in
+            if response.body.isEmpty {
+                _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
+            } else {
+                outgoingBodies[streamID] = (response.body, 0)
+                var provider = nghttp2_data_provider()
+                provider.read_callback = readResponseBody
+                _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
+            }
+        }
+    }
+
+    /// Carries out a connection change that accompanies a response.
+    func apply(_ action: ConnectionAction, streamID: Int32) {
+        precondition(!insideNGHTTP2, "apply(_:streamID:) called while nghttp2 is on the stack")
+        switch action {
+        case .setMaxConcurrentStreams(let value):
+            guard value != maxConcurrentStreams else { return }
+            maxConcurrentStreams = value
+            var entry = nghttp2_settings_entry(
+                settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
+            _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
+        case .goAway(let errorCode, let debugData):
+            goAway(errorCode: errorCode, debugData: debugData)
+        case .resetStream(let errorCode):
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+        }
+    }
+
+    /// GOAWAY naming the last stream this side processed; streams up to it may finish.
+    func goAway(errorCode: UInt32, debugData: [UInt8]) {
+        precondition(!insideNGHTTP2)
+        let lastStreamID = nghttp2_session_get_last_proc_stream_id(session)
+        debugData.withUnsafeBufferPointer { debug in
+            _ = nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, debug.baseAddress, debug.count)
+        }
+    }
+
+    // MARK: - Private
+
+    private func submitInitialSettings() {
+        var entries = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), value: settings.headerTableSize),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: settings.initialWindowSize),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_FRAME_SIZE.rawValue), value: settings.maxFrameSize),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: settings.maxHeaderListSize),
+        ]
+        _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entries, entries.count)
+    }
+
+    private func resetStreamsAnsweredEarly() {
+        guard !streamsToResetAfterResponse.isEmpty else { return }
+        for streamID in streamsToResetAfterResponse where outgoingBodies[streamID] == nil {
+            // RFC 9113 §8.1: a server that answered before the request ended may ask the client to stop sending
+            // with RST_STREAM(NO_ERROR).
+            if nghttp2_session_find_stream(session, streamID) != nil {
+                _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_NO_ERROR.rawValue)
+            }
+            streamsToResetAfterResponse.remove(streamID)
+        }
+    }
+
+    fileprivate func beginHeaders(streamID: Int32) {
+        streams[streamID] = StreamState(receivedAt: now())
+    }
+
+    fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
+        guard var stream = streams[streamID] else { return 0 }
+        // RFC 9113 §6.5.2: size = name + value + 32 per field.
+        stream.headerListSize += name.utf8.count + value.utf8.count + 32
+        switch name {
+        case ":method": stream.method = value
+        case ":path": stream.path = value
+        case ":scheme": stream.scheme = value
+        case ":authority": stream.authority = value
+        default:
+            if name == "host" { stream.host = value }
+            stream.headers.append(HeaderField(name, value))
+        }
+        streams[streamID] = stream
+        return 0
+    }
+
+    fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
+        guard var stream = streams[streamID] else { return }
+        stream.bodyLength += bytes.count
+        let room = settings.requestBodyLimit - stream.body.count
+        if room > 0 { stream.body.append(contentsOf: bytes.prefix(room)) }
+        streams[streamID] = stream
+        if stream.bodyLength > settings.requestBodyLimit && !stream.dispatched {
+            // Answer now; do not keep the rest (issue 2: "answered without being buffered in full").
+            streamsToResetAfterResponse.insert(streamID)
+            dispatch(streamID: streamID)
+        }
+    }
+
+    fileprivate func endStream(streamID: Int32) {
+        // The client finished sending: no need to ask it to stop.
+        streamsToResetAfterResponse.remove(streamID)
+        guard let stream = streams[streamID], !stream.dispatched else { return }
+        dispatch(streamID: streamID)
+    }
+
+    private func dispatch(streamID: Int32) {
+        guard var stream = streams[streamID] else { return }
+        stream.dispatched = true
+        streams[streamID] = stream
+        if stream.headerListSize > Int(settings.maxHeaderListSize) {
+            events.append(.headerListTooLarge(streamID: streamID, size: stream.headerListSize))
+            return
+        }
+        events.append(.request(HTTPRequest(
+            method: stream.method ?? "", path: stream.path ?? "", scheme: stream.scheme,
+            authority: stream.authority ?? stream.host, headers: stream.headers, body: stream.body,
+            bodyLength: stream.bodyLength, streamID: streamID, connection: connection, receivedAt: stream.receivedAt)))
+    }
+
+    fileprivate func streamClosed(streamID: Int32) {
+        streams[streamID] = nil
+        outgoingBodies[streamID] = nil
+    }
+
+    fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
+        guard let pending = outgoingBodies[streamID] else {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            return 0
+        }
+        let count = min(capacity, pending.bytes.count - pending.offset)
+        pending.bytes.withUnsafeBufferPointer { source in
+            buffer.update(from: source.baseAddress! + pending.offset, count: count)
+        }
+        if pending.offset + count >= pending.bytes.count {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            outgoingBodies[streamID] = nil
+        } else {
+            outgoingBodies[streamID] = (pending.bytes, pending.offset + count)
+        }
+        return count
+    }
+}
+
+/// Builds an `nghttp2_nv` array over copies of `fields` that live for the duration of `body`.
+private func withNameValues(_ fields: [(String, String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void) {
+    var storage: [UnsafeMutablePointer<UInt8>] = []
+    var nva: [nghttp2_nv] = []
+    nva.reserveCapacity(fields.count)
+    for (name, value) in fields {
+        let namePointer = copyBytes(name)
+        let valuePointer = copyBytes(value)
+        storage += [namePointer.pointer, valuePointer.pointer]
+        nva.append(nghttp2_nv(
+            name: namePointer.pointer, value: valuePointer.pointer,
+            namelen: namePointer.count, valuelen: valuePointer.count,
+            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+    }
+    defer { storage.forEach { $0.deallocate() } }
+    nva.withUnsafeMutableBufferPointer { body($0) }
+}
+
+private func copyBytes(_ string: String) -> (pointer: UnsafeMutablePointer<UInt8>, count: Int) {
+    let utf8 = Array(string.utf8)
+    let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.count, 1))
+    pointer.initialize(from: utf8, count: utf8.count)
+    return (pointer, utf8.count)
+}
+
+// MARK: - nghttp2 callbacks: trampolines into the session object
+
+private func session(from userData: UnsafeMutableRawPointer?) -> HTTP2ServerSession {
+    Unmanaged<HTTP2ServerSession>.fromOpaque(userData!).takeUnretainedValue()
+}
+
+private func isRequestHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Bool {
+    frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST
+}
+
+private let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, userData in
+    guard let frame, isRequestHeaders(frame) else { return 0 }
+    session(from: userData).beginHeaders(streamID: frame.pointee.hd.stream_id)
+    return 0
+}
+
+private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
+    guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+    return session(from: userData).header(
+        streamID: frame.pointee.hd.stream_id,
+        name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
+        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+}
+
+/// A header field nghttp2 considers invalid (for example a value with characters RFC 9113 forbids) would otherwise
+/// be dropped silently; keep it so the APNs rules see what the client sent.
+private let onInvalidHeader: nghttp2_on_invalid_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
+    guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+    let nameString = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
+    guard !nameString.hasPrefix(":") else { return 0 }
+    return session(from: userData).header(
+        streamID: frame.pointee.hd.stream_id, name: nameString.lowercased(),
+        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+}
+
+private let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
+    guard let data else { return 0 }
+    session(from: userData).dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length))
+    return 0
+}
+
+private let onFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, userData in
+    guard let frame else { return 0 }
+    let type = UInt32(frame.pointee.hd.type)
+    let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+    if endStream && (type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue) {
+        session(from: userData).endStream(streamID: frame.pointee.hd.stream_id)
+    }
+    return 0
+}
+
+private let onFrameSend: nghttp2_on_frame_send_callback = { _, _, _ in 0 }
+
+private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, _, userData in
+    session(from: userData).streamClosed(streamID: streamID)
+    return 0
+}
+
+private let readResponseBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
+    guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+    return session(from: userData).readBody(streamID: streamID, into: buffer, capacity: length, flags: flags)
+}
