@@ -42,9 +42,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses `bytes` as one JSON value; nil when they are not JSON.
+    /// Parses `bytes` as exactly one JSON value (RFC 8259, UTF-8); nil when they are not.
     public static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        JSONParser.parse(bytes)
     }
 
     /// The numeric value of an integer or a number.

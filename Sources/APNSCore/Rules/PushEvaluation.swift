@@ -52,7 +52,7 @@ public struct PushEvaluation {
     /// The part of a `/3/device/…` path after the prefix; nil for other paths.
     static func deviceToken(inPath path: String) -> String? {
         let prefix = "/3/device/"
-        guard path.hasPrefix(prefix) else { return nil }
+        guard path.hasUTF8Prefix(prefix) else { return nil }
         return String(path.dropFirst(prefix.count))
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 extension PushRule {
     /// `apns-topic` must be present and non-empty, else `400 MissingTopic`.
     ///
@@ -7,7 +5,7 @@ extension PushRule {
     /// certificates; the mock has no certificate to read it from, so the topic is always required (as pushy's mock
     /// does with token auth).
     public static let topicPresent = PushRule(id: "topic.present") { evaluation in
-        guard let topic = evaluation.facts.topic, !topic.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let topic = evaluation.facts.topic, !topic.allSatisfy({ $0 == " " || $0 == "\t" }) else {
             return RuleRejection(
                 .missingTopic, "send apns-topic: the app's bundle ID, plus the push type's suffix if it has one")
         }
@@ -39,7 +37,7 @@ extension PushRule {
     public static let topicSuffixNotDoubled = PushRule(id: "topic.suffix-not-doubled") { evaluation in
         guard let topic = evaluation.facts.topic, let implied = PushType.implied(byTopic: topic) else { return nil }
         let suffix = implied.topicSuffix
-        guard topic.dropLast(suffix.count).hasSuffix(suffix) else { return nil }
+        guard String(topic.dropLast(suffix.count)).hasUTF8Suffix(suffix) else { return nil }
         return RuleRejection(
             .topicDisallowed,
             "apns-topic repeats the suffix \(suffix): \(topic); the bundle ID must not include it. Use "

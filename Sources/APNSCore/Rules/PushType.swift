@@ -51,8 +51,10 @@ public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
 
     /// The push type whose topic suffix `topic` ends with, if any (the longest suffix wins).
     public static func implied(byTopic topic: String) -> PushType? {
-        allCases
-            .filter { !$0.topicSuffix.isEmpty && topic.hasSuffix($0.topicSuffix) }
-            .max { $0.topicSuffix.count < $1.topicSuffix.count }
+        suffixedByLongestSuffix.first { topic.hasUTF8Suffix($0.topicSuffix) }
     }
+
+    private static let suffixedByLongestSuffix = allCases
+        .filter { !$0.topicSuffix.isEmpty }
+        .sorted { $0.topicSuffix.utf8.count > $1.topicSuffix.utf8.count }
 }
