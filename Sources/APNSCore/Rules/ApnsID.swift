@@ -1,0 +1,41 @@
+import Foundation
+
+/// The `apns-id` and `apns-unique-id` response headers.
+public enum ApnsID {
+    /// The `apns-id` to answer with: the request's value byte for byte when present (aioapns matches responses by
+    /// it), else a new UPPER-case UUID as APNs generates. Source: A-RESP; observed upper-case ids, §3.1.
+    public static func resolve(requestValue: String?) -> String {
+        if let requestValue, !requestValue.isEmpty { return requestValue }
+        return UUID().uuidString.uppercased()
+    }
+
+    /// A new `apns-unique-id`: a lower-case UUID, as observed (AndrewBarba/apns2#95). APNs sends it in the
+    /// development environment only (A-RESP, §3.1); the caller decides.
+    public static func newUniqueID() -> String {
+        UUID().uuidString.lowercased()
+    }
+
+    /// Whether `value` is a UUID in canonical 8-4-4-4-12 form (either letter case). Source: A-SEND (`apns-id`).
+    public static func isCanonicalUUID(_ value: String) -> Bool {
+        let bytes = Array(value.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !isHexDigit(byte) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+             UInt8(ascii: "A")...UInt8(ascii: "F"):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// Who sent a push, as the authenticator established it from the provider token. Goes into the verdict and the
+/// delivery record.
+public struct AuthenticatedSender: Sendable, Hashable, Codable {
+    /// The JWT `iss` claim (Apple team ID).
+    public var teamID: String
+    /// The JWT `kid` header (key ID).
+    public var keyID: String
+    /// A stable, non-secret fingerprint of the token (e.g. a hash), so records can show token changes.
+    public var tokenFingerprint: String
+    /// The decoded JWT header, as JSON text.
+    public var headerJSON: String
+    /// The decoded JWT claims, as JSON text.
+    public var claimsJSON: String
+
+    public init(teamID: String, keyID: String, tokenFingerprint: String, headerJSON: String, claimsJSON: String) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.tokenFingerprint = tokenFingerprint
+        self.headerJSON = headerJSON
+        self.claimsJSON = claimsJSON
+    }
+}
+
+/// The authenticator's answer for one request.
+public enum AuthDecision: Sendable {
+    /// The provider token is good for this request; `warnings` are accepted-but-suspicious findings (e.g. a string
+    /// `iat`, apns-mocks-and-senders.md §5).
+    case accepted(AuthenticatedSender, warnings: [PushWarning])
+    /// APNs would refuse the request: `MissingProviderToken`, `InvalidProviderToken`, `ExpiredProviderToken`,
+    /// `UnrelatedKeyIdInToken`, `BadEnvironmentKeyIdInToken`/`BadEnvironmentKeyInToken`,
+    /// `TooManyProviderTokenUpdates`, `TopicDisallowed` (topic not allowed for the team or key) …
+    case rejected(Reason, explanation: String)
+}
+
+/// What the authenticator sees of a request. The validator has already checked path, method and header sanity
+/// (apns-protocol.md §11 steps 2–3), so `pushType` is a known value when present.
+public struct AuthRequest: Sendable {
+    /// Every value of the `authorization` header, in arrival order (the authenticator decides about repeats).
+    public var authorization: [String]
+    /// `apns-topic` as sent; nil when absent (the validator answers `MissingTopic` after authentication).
+    public var topic: String?
+    public var pushType: PushType?
+    public var environment: APNsEnvironment
+    public var now: Timestamp
+
+    public init(
+        authorization: [String], topic: String?, pushType: PushType?, environment: APNsEnvironment, now: Timestamp
+    ) {
+        self.authorization = authorization
+        self.topic = topic
+        self.pushType = pushType
+        self.environment = environment
+        self.now = now
+    }
+}
+
+/// Token-based authentication for one connection: step 4 of the rule order (after header sanity, before topic
+/// rules). Source: A-TOKEN, apns-protocol.md §4 and §11 step 4.
+///
+/// Per-connection and stateful (the first key ID binds the connection, token-update rate rules). Called on one
+/// thread. A validator given no authenticator treats the push as certificate-authenticated.
+public protocol ConnectionAuthenticator: AnyObject {
+    func authenticate(_ request: AuthRequest) -> AuthDecision
+}

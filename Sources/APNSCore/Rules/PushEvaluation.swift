@@ -1,0 +1,58 @@
+/// The state one device push accumulates while the rules run: the request and its context, the facts parsed so far,
+/// the warnings, the authenticated sender and the parsed payload. Not shared between threads.
+public struct PushEvaluation {
+    public let request: HTTPRequest
+    public let configuration: RuleConfiguration
+    public let tokens: DeviceTokenRegistry
+    public let authenticator: (any ConnectionAuthenticator)?
+    /// The environment the push is judged in (override, else the listener's).
+    public let environment: APNsEnvironment
+    public let now: Timestamp
+
+    public var facts: PushFacts
+    public var warnings: [PushWarning] = []
+    public var sender: AuthenticatedSender?
+    /// The registry entry for the device token, once `token.declared` has looked it up.
+    public var declaredToken: DeclaredDeviceToken?
+    /// The parsed body, once `payload.json-object` has run (nil when the body is not JSON).
+    public var payload: JSONValue?
+
+    public init(
+        request: HTTPRequest, configuration: RuleConfiguration, tokens: DeviceTokenRegistry,
+        authenticator: (any ConnectionAuthenticator)?, now: Timestamp
+    ) {
+        self.request = request
+        self.configuration = configuration
+        self.tokens = tokens
+        self.authenticator = authenticator
+        self.environment = configuration.environmentOverride ?? request.connection.environment
+        self.now = now
+        self.facts = PushFacts(
+            deviceToken: PushEvaluation.deviceToken(inPath: request.path),
+            topic: request.value("apns-topic"),
+            apnsID: request.value("apns-id"),
+            collapseID: request.value("apns-collapse-id"))
+    }
+
+    /// The push type that decides topic and size rules: the header's, else the one the topic's suffix implies,
+    /// else `alert` (APNs' behaviour without the header is undocumented; docs/rules.md).
+    public var effectivePushType: PushType {
+        facts.pushType ?? facts.topic.flatMap(PushType.implied(byTopic:)) ?? .alert
+    }
+
+    /// The payload's `aps` dictionary, when the body is an object whose `aps` is an object.
+    public var aps: [String: JSONValue]? {
+        payload?.objectValue?["aps"]?.objectValue
+    }
+
+    public mutating func warn(_ code: PushWarningCode, _ message: String) {
+        warnings.append(code.warning(message))
+    }
+
+    /// The part of a `/3/device/…` path after the prefix; nil for other paths.
+    static func deviceToken(inPath path: String) -> String? {
+        let prefix = "/3/device/"
+        guard path.hasUTF8Prefix(prefix) else { return nil }
+        return String(path.dropFirst(prefix.count))
+    }
+}

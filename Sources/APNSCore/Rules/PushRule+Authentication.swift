@@ -1,0 +1,36 @@
+extension PushRule {
+    /// Provider authentication, step 4 of apns-protocol.md §11: after header sanity, before the topic rules.
+    ///
+    /// With a `ConnectionAuthenticator`, its decision stands: a rejection carries the authenticator's reason
+    /// (`MissingProviderToken`, `InvalidProviderToken`, `ExpiredProviderToken`, `TopicDisallowed`, … A-RESP, §4);
+    /// an acceptance records the sender and its warnings.
+    ///
+    /// Without one the push counts as certificate-authenticated, and the push types APNs serves over token
+    /// connections only (`liveactivity`, `location`: A-SEND, A-LA, WWDC23 10185, DTS in F-712499) are refused with
+    /// `RuleConfiguration.tokenOnlyPushWithoutToken` (default `400 TopicDisallowed`, what a certificate connection
+    /// was observed to get for a Live Activity push: jerryliurui/Live-Activities-Demo-NBA-Score#1).
+    public static let authenticationProviderToken = PushRule(id: "auth.provider-token") { evaluation in
+        guard let authenticator = evaluation.authenticator else {
+            let pushType = evaluation.effectivePushType
+            guard pushType.requiresTokenAuthentication else { return nil }
+            return RuleRejection(
+                evaluation.configuration.tokenOnlyPushWithoutToken,
+                "\(pushType.rawValue) pushes need token-based (JWT) authentication; this connection has none "
+                    + "(certificate-style). Send authorization: bearer <JWT> on a token-authenticated connection")
+        }
+        let request = AuthRequest(
+            authorization: evaluation.request.values("authorization"),
+            topic: evaluation.facts.topic,
+            pushType: evaluation.facts.pushType,
+            environment: evaluation.environment,
+            now: evaluation.now)
+        switch authenticator.authenticate(request) {
+        case .accepted(let sender, let warnings):
+            evaluation.sender = sender
+            evaluation.warnings += warnings
+            return nil
+        case .rejected(let reason, let explanation):
+            return RuleRejection(reason, explanation)
+        }
+    }
+}

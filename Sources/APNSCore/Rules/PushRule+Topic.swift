@@ -1,0 +1,105 @@
+extension PushRule {
+    /// `apns-topic` must be present and non-empty, else `400 MissingTopic`.
+    ///
+    /// Source: A-SEND ("Required"), A-RESP (`MissingTopic`); §2.2. APNs defaults the topic for single-topic
+    /// certificates; the mock has no certificate to read it from, so the topic is always required (as pushy's mock
+    /// does with token auth).
+    public static let topicPresent = PushRule(id: "topic.present") { evaluation in
+        guard let topic = evaluation.facts.topic, !topic.allSatisfy({ $0 == " " || $0 == "\t" }) else {
+            return RuleRejection(
+                .missingTopic, "send apns-topic: the app's bundle ID, plus the push type's suffix if it has one")
+        }
+        return nil
+    }
+
+    /// A topic that is only a push-type suffix (`.push-type.liveactivity`) has no bundle ID: `400 MissingTopic`.
+    ///
+    /// Source: mobile-surfaces MS035 (an empty bundle ID gives a topic of just the suffix and `MissingTopic`),
+    /// apns-mocks-and-senders.md §4 C.
+    public static let topicHasBundleID = PushRule(id: "topic.has-bundle-id") { evaluation in
+        guard let topic = evaluation.facts.topic else { return nil }
+        for pushType in PushType.allCases where !pushType.topicSuffix.isEmpty {
+            let suffix = pushType.topicSuffix
+            if topic == suffix || topic == String(suffix.dropFirst()) {
+                return RuleRejection(
+                    .missingTopic,
+                    "apns-topic \(topic.debugDescription) has no bundle ID; use <bundle ID>\(suffix)")
+            }
+        }
+        return nil
+    }
+
+    /// A push-type suffix written twice (`com.example.app.push-type.liveactivity.push-type.liveactivity`,
+    /// `….voip.voip`) is `400 TopicDisallowed`.
+    ///
+    /// Source: mobile-surfaces MS018 (doubled Live Activity suffix gives `TopicDisallowed`), alexalok/dotAPNS#90
+    /// (`.voip.voip`), apns-mocks-and-senders.md §4 C.
+    public static let topicSuffixNotDoubled = PushRule(id: "topic.suffix-not-doubled") { evaluation in
+        guard let topic = evaluation.facts.topic, let implied = PushType.implied(byTopic: topic) else { return nil }
+        let suffix = implied.topicSuffix
+        guard String(topic.dropLast(suffix.count)).hasUTF8Suffix(suffix) else { return nil }
+        return RuleRejection(
+            .topicDisallowed,
+            "apns-topic repeats the suffix \(suffix): \(topic); the bundle ID must not include it. Use "
+                + "\(String(topic.dropLast(suffix.count)))")
+    }
+
+    /// The topic must look like a bundle ID (letters, digits, `-` and `.`, no empty part), else `400 BadTopic`.
+    ///
+    /// Source: A-RESP (`BadTopic`: "The apns-topic value is invalid"); bundle-ID characters per Apple's
+    /// `CFBundleIdentifier` ("alphanumeric characters (A–Z, a–z, and 0–9), hyphens (-), and periods (.)"). Which
+    /// topics APNs calls invalid is unknown; this is the mock's choice (docs/rules.md).
+    public static let topicSyntax = PushRule(id: "topic.syntax") { evaluation in
+        guard let topic = evaluation.facts.topic else { return nil }
+        let allowed = topic.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", ".": return true
+            default: return false
+            }
+        }
+        let parts = topic.split(separator: ".", omittingEmptySubsequences: false)
+        guard allowed, !parts.contains(where: \.isEmpty) else {
+            return RuleRejection(
+                .badTopic,
+                "apns-topic must be a bundle ID (letters, digits, '-' and '.', no empty parts); got "
+                    + topic.debugDescription)
+        }
+        return nil
+    }
+
+    /// A push type with a topic suffix needs a topic with that suffix, else `400 DeviceTokenNotForTopic`.
+    ///
+    /// Source: A-SEND (push-type/topic table), observed `DeviceTokenNotForTopic` for a Live Activity push to the
+    /// bare bundle ID (F-712499); apns-protocol.md §2.3 and §11 step 5 (recommended for the other types too).
+    ///
+    /// Also warns (no rejection, APNs' answer unknown): `topic-suffix-push-type-mismatch` when a bare-topic push type
+    /// (`alert`, `background`, `mdm`) goes to a suffixed topic, `push-type-missing` when `apns-push-type` is absent.
+    public static let topicMatchesPushType = PushRule(id: "topic.push-type-suffix") { evaluation in
+        guard let topic = evaluation.facts.topic else { return nil }
+        let implied = PushType.implied(byTopic: topic)
+        guard let pushType = evaluation.facts.pushType else {
+            let assumed = implied ?? .alert
+            evaluation.warn(
+                .pushTypeMissing,
+                "send apns-push-type with every push (A-SEND); it is required for watchOS and for Live Activities. "
+                    + "The mock judged this push as \(assumed.rawValue)")
+            return nil
+        }
+        let suffix = pushType.topicSuffix
+        if suffix.isEmpty {
+            if let implied {
+                evaluation.warn(
+                    .topicSuffixPushTypeMismatch,
+                    "apns-topic \(topic) is the topic of \(implied.rawValue) pushes, but apns-push-type is "
+                        + "\(pushType.rawValue); \(pushType.rawValue) pushes go to the bare bundle ID")
+            }
+            return nil
+        }
+        guard implied == pushType else {
+            return RuleRejection(
+                .deviceTokenNotForTopic,
+                "apns-topic must end in \(suffix) when apns-push-type is \(pushType.rawValue); got \(topic)")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,32 @@
+/// One named device-push rule: a small check over the evaluation that either passes (possibly recording facts and
+/// warnings) or rejects. Rules are values so the order is data (`PushRule.deviceOrder`) and each rule is testable
+/// alone. Every rule's doc comment cites its source.
+public struct PushRule: Sendable {
+    /// Stable identifier (`route.path`, `topic.push-type-suffix`, …), reported as `Verdict.ruleID`.
+    public let id: String
+    private let check: @Sendable (inout PushEvaluation) -> RuleRejection?
+
+    public init(id: String, check: @escaping @Sendable (inout PushEvaluation) -> RuleRejection?) {
+        self.id = id
+        self.check = check
+    }
+
+    /// Runs the rule; nil means "passes, go on".
+    public func apply(to evaluation: inout PushEvaluation) -> RuleRejection? {
+        check(&evaluation)
+    }
+}
+
+/// A rule's refusal: APNs' reason and what the sender should change.
+public struct RuleRejection: Sendable, Hashable {
+    public var reason: Reason
+    public var explanation: String
+    /// Milliseconds since the epoch, for 410 answers only (A-RESP).
+    public var timestamp: Int64?
+
+    public init(_ reason: Reason, _ explanation: String, timestamp: Int64? = nil) {
+        self.reason = reason
+        self.explanation = explanation
+        self.timestamp = timestamp
+    }
+}

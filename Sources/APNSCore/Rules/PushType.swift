@@ -1,0 +1,60 @@
+/// The values of the `apns-push-type` request header for device pushes, spelled as APNs expects them (lower case).
+///
+/// Source: A-SEND (header table and push-type list), apns-protocol.md §2.3.
+public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
+    case alert
+    case background
+    case location
+    case voip
+    case complication
+    case fileprovider
+    case mdm
+    case liveactivity
+    case pushtotalk
+    case widgets
+    case controls
+
+    /// What `apns-topic` must end with for this push type; empty when the topic is the bare bundle ID.
+    ///
+    /// Source: A-SEND (push-type table), apns-protocol.md §2.3. Apple's page writes `h.complication` for
+    /// complications, a typo; client libraries use `.complication` (APNSwift `APNSPushType.swift`). `mdm` takes
+    /// the topic from the MDM certificate's UID, which has no fixed suffix.
+    public var topicSuffix: String {
+        switch self {
+        case .alert, .background, .mdm: return ""
+        case .location: return ".location-query"
+        case .voip: return ".voip"
+        case .complication: return ".complication"
+        case .fileprovider: return ".pushkit.fileprovider"
+        case .liveactivity: return ".push-type.liveactivity"
+        case .pushtotalk: return ".voip-ptt"
+        case .widgets: return ".push-type.widgets"
+        case .controls: return ".push-type.controls"
+        }
+    }
+
+    /// The largest body APNs accepts for this push type, in bytes: 5120 for VoIP, 4096 for everything else.
+    ///
+    /// Source: A-SEND, A-GEN ("For VoIP notifications, the maximum payload size is 5 KB (5120 bytes). For all other
+    /// remote notifications, the maximum payload size is 4 KB (4096 bytes)"), apns-protocol.md §5.1.
+    public var payloadLimit: Int {
+        self == .voip ? 5120 : 4096
+    }
+
+    /// Push types APNs accepts only on token-based (JWT) connections.
+    ///
+    /// Source: A-SEND (`location`: "token-based authentication only"), A-LA and WWDC23 10185 ("Token-based connection
+    /// only"), DTS in F-712499 ("Certificate-based authentication is not supported for these APNs pushes").
+    public var requiresTokenAuthentication: Bool {
+        self == .liveactivity || self == .location
+    }
+
+    /// The push type whose topic suffix `topic` ends with, if any (the longest suffix wins).
+    public static func implied(byTopic topic: String) -> PushType? {
+        suffixedByLongestSuffix.first { topic.hasUTF8Suffix($0.topicSuffix) }
+    }
+
+    private static let suffixedByLongestSuffix = allCases
+        .filter { !$0.topicSuffix.isEmpty }
+        .sorted { $0.topicSuffix.utf8.count > $1.topicSuffix.utf8.count }
+}

@@ -1,0 +1,37 @@
+import APNSCore
+import Testing
+
+@Suite struct ApnsIDTests {
+    @Test(arguments: ["123e4567-e89b-12d3-a456-4266554400a0", "ACDFB3EB-105B-D33C-7F29-8D09A01CC4EF", "not-a-uuid"])
+    func requestValueIsEchoedByteForByte(_ sent: String) {
+        #expect(ApnsID.resolve(requestValue: sent) == sent)
+    }
+
+    @Test(arguments: [nil, ""] as [String?])
+    func missingRequestValueGetsANewUpperCaseUUID(_ sent: String?) {
+        let id = ApnsID.resolve(requestValue: sent)
+        #expect(ApnsID.isCanonicalUUID(id))
+        #expect(id == id.uppercased())
+        #expect(id != ApnsID.resolve(requestValue: sent))
+    }
+
+    @Test func uniqueIDIsALowerCaseUUID() {
+        let id = ApnsID.newUniqueID()
+        #expect(ApnsID.isCanonicalUUID(id))
+        #expect(id == id.lowercased())
+    }
+
+    @Test(arguments: [
+        ("123e4567-e89b-12d3-a456-4266554400a0", true),
+        ("ACDFB3EB-105B-D33C-7F29-8D09A01CC4EF", true),
+        ("123e4567e89b12d3a4564266554400a0", false),
+        ("123e4567-e89b-12d3-a456-4266554400a", false),
+        ("123e4567-e89b-12d3-a456-4266554400a0 ", false),
+        ("g23e4567-e89b-12d3-a456-4266554400a0", false),
+        ("123e4567_e89b_12d3_a456_4266554400a0", false),
+        ("", false),
+    ])
+    func canonicalUUIDShape(_ value: String, _ isCanonical: Bool) {
+        #expect(ApnsID.isCanonicalUUID(value) == isCanonical)
+    }
+}

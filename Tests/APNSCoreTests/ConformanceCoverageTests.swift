@@ -1,0 +1,31 @@
+import APNSCore
+import Testing
+
+/// The case table stays complete: every reason the device-push rules can give and every warning code has a case.
+@Suite struct ConformanceCoverageTests {
+    /// Reasons issue #3 names, plus those the authenticator can give.
+    static let requiredReasons: [Reason] = [
+        .badPath, .methodNotAllowed, .missingDeviceToken, .duplicateHeaders, .badMessageId, .badExpirationDate,
+        .badPriority, .invalidPushType, .badCollapseId, .missingTopic, .badTopic, .topicDisallowed,
+        .deviceTokenNotForTopic, .badDeviceToken, .unregistered, .expiredToken, .payloadEmpty, .payloadTooLarge,
+        .badRequestPayload, .missingProviderToken, .invalidProviderToken, .expiredProviderToken,
+        .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken, .tooManyProviderTokenUpdates,
+    ]
+
+    @Test func everyDevicePushReasonHasACase() throws {
+        let expected = Set(try ConformanceTable.load().cases.compactMap(\.expect.reason))
+        let missing = Self.requiredReasons.map(\.rawValue).filter { !expected.contains($0) }
+        #expect(missing.isEmpty, "reasons without a case: \(missing)")
+    }
+
+    @Test func everyWarningCodeHasACase() throws {
+        let expected = Set(try ConformanceTable.load().cases.flatMap(\.expect.warnings))
+        let missing = PushWarningCode.allCases.map(\.rawValue).filter { !expected.contains($0) }
+        #expect(missing.isEmpty, "warning codes without a case: \(missing)")
+    }
+
+    @Test func caseIdentifiersAreUnique() throws {
+        let ids = try ConformanceTable.load().cases.map(\.id)
+        #expect(Set(ids).count == ids.count)
+    }
+}
