@@ -44,3 +44,23 @@ public struct ProviderTokenPolicy: Sendable, Hashable, Codable {
         self.environmentMismatchReason = environmentMismatchReason
     }
 }
+
+extension ProviderTokenPolicy {
+    /// Decodes a partial policy: absent fields keep their defaults.
+    public init(from decoder: any Decoder) throws {
+        let defaults = ProviderTokenPolicy()
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            tokenLifetime: try container.decodeIfPresent(Double.self, forKey: .tokenLifetime)
+                ?? defaults.tokenLifetime,
+            futureIssuedAtTolerance: try container.decodeIfPresent(Double.self, forKey: .futureIssuedAtTolerance)
+                ?? defaults.futureIssuedAtTolerance,
+            futureIssuedAtWarningThreshold: try container.decodeIfPresent(
+                Double.self, forKey: .futureIssuedAtWarningThreshold) ?? defaults.futureIssuedAtWarningThreshold,
+            tokenUpdateInterval: try container.decodeIfPresent(Double.self, forKey: .tokenUpdateInterval)
+                ?? defaults.tokenUpdateInterval,
+            environmentMismatchReason: try container.decodeIfPresent(
+                EnvironmentMismatchSpelling.self, forKey: .environmentMismatchReason)
+                ?? defaults.environmentMismatchReason)
+    }
+}
