@@ -7,6 +7,7 @@ final class AuthFixture {
     static let teamA = "TEAMAAAAA1"
     static let teamB = "TEAMBBBBB2"
     static let bundleA = "com.example.alpha"
+    static let bundleB = "com.example.beta"
 
     struct Signer {
         var keyID: String
@@ -24,6 +25,8 @@ final class AuthFixture {
     init(policy: ProviderTokenPolicy = .init(), cacheCapacity: Int = 1000) {
         self.policy = policy
         cache = VerifiedTokenCache(capacity: cacheCapacity)
+        try! registry.addBundleID(Self.bundleA, toTeam: Self.teamA)
+        try! registry.addBundleID(Self.bundleB, toTeam: Self.teamB)
     }
 
     /// A fresh key registered in the registry.

@@ -8,12 +8,17 @@ enum OpenSSLCommand {
 
     /// Runs `openssl arguments…` and returns its standard output.
     static func run(_ arguments: [String], input: Data? = nil) throws -> String {
+        String(decoding: try runBinary(arguments, input: input), as: UTF8.self)
+    }
+
+    /// Runs `openssl arguments…` and returns its standard output as bytes.
+    static func runBinary(_ arguments: [String], input: Data? = nil) throws -> Data {
         try execute("/usr/bin/env", ["openssl"] + arguments, environment: [:], input: input)
     }
 
     /// Runs `script` with `/bin/sh -c`, with `environment` added, and returns its standard output.
     static func shell(_ script: String, environment: [String: String]) throws -> String {
-        try execute("/bin/sh", ["-c", script], environment: environment, input: nil)
+        String(decoding: try execute("/bin/sh", ["-c", script], environment: environment, input: nil), as: UTF8.self)
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -24,7 +29,7 @@ enum OpenSSLCommand {
 
     private static func execute(
         _ executable: String, _ arguments: [String], environment: [String: String], input: Data?
-    ) throws -> String {
+    ) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -44,6 +49,6 @@ enum OpenSSLCommand {
         guard process.terminationStatus == 0 else {
             throw Failure(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errorText)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return data
     }
 }
