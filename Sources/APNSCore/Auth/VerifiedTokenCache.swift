@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Verified provider tokens shared by every connection, keyed by the token text, so that steady-state
+/// authentication is a hash lookup instead of an ECDSA verification.
+///
+/// Bounded: at capacity, expired entries go first, then the one closest to expiry. An entry expires when its token
+/// does (`iat` + the token lifetime). Clients reuse one token for 20–60 minutes across many connections (apns-protocol.md
+/// §4.3), so a few thousand entries cover a busy mock; kalyke's token-per-push costs one verification each.
+/// Thread-safe.
+public final class VerifiedTokenCache: Sendable {
+    private struct Entry {
+        var token: VerifiedToken
+        var expiresAt: Timestamp
+    }
+
+    public let capacity: Int
+    private let entries: Mutex<[String: Entry]>
+
+    public init(capacity: Int = 10_000) {
+        self.capacity = max(1, capacity)
+        entries = Mutex([:])
+    }
+
+    /// The verified token for `token`, unless it has expired by `now`.
+    public func lookup(_ token: Substring, now: Timestamp) -> VerifiedToken? {
+        let key = String(token)
+        return entries.withLock { entries in
+            guard let entry = entries[key] else { return nil }
+            guard now < entry.expiresAt else {
+                entries.removeValue(forKey: key)
+                return nil
+            }
+            return entry.token
+        }
+    }
+
+    /// Remembers `verified` for `token` until `expiresAt`; keeps an existing entry (and its `firstSeen`).
+    /// Returns the entry now cached.
+    @discardableResult
+    public func insert(_ verified: VerifiedToken, for token: Substring, expiresAt: Timestamp, now: Timestamp) -> VerifiedToken {
+        let key = String(token)
+        return entries.withLock { entries in
+            if let existing = entries[key], existing.token.keyRevision == verified.keyRevision, now < existing.expiresAt {
+                return existing.token
+            }
+            var kept = verified
+            if let existing = entries[key] { kept.firstSeen = min(existing.token.firstSeen, verified.firstSeen) }
+            if entries[key] == nil && entries.count >= capacity {
+                Self.makeRoom(in: &entries, capacity: capacity, now: now)
+            }
+            entries[key] = Entry(token: kept, expiresAt: expiresAt)
+            return kept
+        }
+    }
+
+    public var count: Int { entries.withLock { $0.count } }
+
+    public func removeAll() { entries.withLock { $0.removeAll() } }
+
+    private static func makeRoom(in entries: inout [String: Entry], capacity: Int, now: Timestamp) {
+        entries = entries.filter { now < $0.value.expiresAt }
+        guard entries.count >= capacity else { return }
+        if let soonest = entries.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
+            entries.removeValue(forKey: soonest.key)
+        }
+    }
+}
