@@ -39,7 +39,12 @@ let package = Package(
         .target(name: "APNSCrypto", dependencies: ["CNative", "APNSCore"]),
         .target(name: "APNSTransport", dependencies: ["CNative", "APNSCore"]),
         .target(name: "APNSStore", dependencies: ["CNative", "APNSCore"]),
-        .target(name: "APNSAdmin", dependencies: ["CNative", "APNSCore", "APNSStore", "APNSLiveActivity"]),
+        .target(
+            name: "APNSAdmin", dependencies: ["CNative", "APNSCore", "APNSStore", "APNSLiveActivity"],
+            resources: [.copy("Inspector")]
+        ),
+        // Appends records under load and prints each id once durable; the kill -9 test in APNSStoreTests runs it.
+        .executableTarget(name: "store-crash-writer", dependencies: ["APNSStore", "APNSCore"]),
         .target(
             name: "APNSMock",
             dependencies: [
@@ -55,7 +60,7 @@ let package = Package(
         .testTarget(name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"]),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore"]),
         .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "APNSCore", "CNative"]),
-        .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSCore"]),
+        .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSAdmin", "APNSCore"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
     ]
 )

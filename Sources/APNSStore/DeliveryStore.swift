@@ -1,0 +1,98 @@
+import APNSCore
+import Foundation
+
+/// Where delivery records go and how they come back. Implementations: `SQLiteDeliveryStore` (durable, default)
+/// and `InMemoryDeliveryStore` (tests, `--store memory`). All methods are thread-safe.
+///
+/// Durability contract (issue 6): a delivery answered 200 is durable before its response is sent. `append`
+/// returns at once; the store commits records in groups and calls each completion after the group's COMMIT.
+public protocol DeliveryStore: AnyObject, Sendable {
+    /// Queues `record` (its `id` is ignored), assigns and returns its id. `completion` runs on the store's writer
+    /// thread once the record is durable (`.success(id)`) or could not be written (`.failure`). Keep it short:
+    /// hand the response to the transport and return.
+    @discardableResult
+    func append(
+        _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
+    ) -> Int64
+
+    /// Records matching `query`, in its order, at most `query.limit`.
+    func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord]
+
+    func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord?
+
+    /// The newest record with this `apns-id` (clients may reuse an id).
+    func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord?
+
+    /// The oldest durable record with id > `afterID` that matches `filter`; waits up to `timeout` for one to be
+    /// committed, then returns nil. `timeout` is clamped to `maxWait`.
+    func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration) throws(DeliveryStoreError)
+        -> DeliveryRecord?
+
+    /// Number of records stored now.
+    func count() throws(DeliveryStoreError) -> Int
+
+    /// The highest id that is durable (0 when nothing was ever stored). Ids are never reused, even after `reset`.
+    var latestID: Int64 { get }
+
+    /// Deletes every record written so far; returns how many were deleted. Ids keep counting up.
+    @discardableResult
+    func reset() throws(DeliveryStoreError) -> Int
+
+    /// Writes every record matching `filter`, oldest first, as JSON Lines (one JSON object and `\n` per record),
+    /// handing chunks to `write`.
+    func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws
+
+    /// Blocks until everything appended before the call is durable.
+    func flush()
+
+    /// Flushes, stops the writer and releases resources. Later appends fail with `.closed`.
+    func close()
+}
+
+/// The longest a single `waitForNext` may block (long polls re-issue after this).
+public let maxWait: Duration = .seconds(60)
+
+extension DeliveryStore {
+    /// Group-commit append: `onDurable` runs after the record's COMMIT. If the record cannot be written, `onDurable`
+    /// never runs and the error goes to standard error; callers that must answer in that case use
+    /// `append(_:completion:)` and send 500.
+    @discardableResult
+    public func append(_ record: DeliveryRecord, onDurable: @escaping @Sendable () -> Void) -> Int64 {
+        append(record) { result in
+            switch result {
+            case .success: onDurable()
+            case .failure(let error):
+                FileHandle.standardError.write(Data("apns-mock: delivery not stored: \(error)\n".utf8))
+            }
+        }
+    }
+}
+
+/// What can go wrong in a store. SQLite errors carry SQLite's own message.
+public enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case sqlite(code: Int32, message: String)
+    case corruptRecord(id: Int64, detail: String)
+    case closed
+
+    public var description: String {
+        switch self {
+        case .sqlite(let code, let message): return "SQLite error \(code): \(message)"
+        case .corruptRecord(let id, let detail): return "delivery \(id) could not be decoded: \(detail)"
+        case .closed: return "the delivery store is closed"
+        }
+    }
+}
+
+/// How much the store keeps. Enforced by the writer after each group commit, so disk and memory stay flat under
+/// sustained load.
+public struct RetentionPolicy: Sendable, Hashable {
+    /// Keep at most this many records (the newest).
+    public var maxCount: Int
+    /// Drop records received longer ago than this (nil: no age limit).
+    public var maxAge: Duration?
+
+    public init(maxCount: Int = 100_000, maxAge: Duration? = .seconds(24 * 3600)) {
+        self.maxCount = maxCount
+        self.maxAge = maxAge
+    }
+}

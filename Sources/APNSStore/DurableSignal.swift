@@ -1,0 +1,63 @@
+import Foundation
+
+/// The highest durable id, and a condition variable that wakes long polls when it moves. Shared by both stores so
+/// that `waitForNext` behaves the same in each.
+final class DurableSignal: @unchecked Sendable {
+    // `durableID` and `closed` are only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var durableID: Int64
+    private var closed = false
+
+    init(durableID: Int64) {
+        self.durableID = durableID
+    }
+
+    var current: Int64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return durableID
+    }
+
+    /// Records up to `id` are durable (called by the writer after COMMIT).
+    func advance(to id: Int64) {
+        condition.lock()
+        if id > durableID { durableID = id }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until the durable id passes `seen`, the store closes, or `deadline` passes. True when it moved.
+    func waitForChange(from seen: Int64, until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while durableID <= seen && !closed {
+            if !condition.wait(until: deadline) { return durableID > seen }
+        }
+        return durableID > seen
+    }
+
+    /// The long-poll loop both stores use: query for the next match; if there is none, remember that nothing up to
+    /// the durable id seen before the query matched (so the next query scans only newer rows) and wait for a commit.
+    func waitForNext(
+        after afterID: Int64, timeout: Duration,
+        next: (_ afterID: Int64) throws(DeliveryStoreError) -> DeliveryRecord?
+    ) throws(DeliveryStoreError) -> DeliveryRecord? {
+        let clamped = min(max(timeout, .zero), maxWait)
+        let seconds = Double(clamped.components.seconds) + Double(clamped.components.attoseconds) / 1e18
+        let deadline = Date().addingTimeInterval(seconds)
+        var scanFrom = afterID
+        while true {
+            let seen = current
+            if let record = try next(scanFrom) { return record }
+            scanFrom = max(scanFrom, seen)
+            guard waitForChange(from: seen, until: deadline) else { return nil }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+private import CNative
+
+/// One SQLite connection. The only file of the store that touches C: every sqlite3 call, pointer and error code is
+/// here, mapped to `DeliveryStoreError` in `check`. Not thread-safe: one owner (the writer thread, or a reader
+/// guarded by a mutex).
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+
+    enum Mode { case readWrite, readOnly }
+
+    init(path: String, mode: Mode) throws(DeliveryStoreError) {
+        let flags: Int32 = switch mode {
+        case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        handle = db
+        if rc != SQLITE_OK {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            sqlite3_close_v2(db)
+            handle = nil
+            throw .sqlite(code: rc, message: message)
+        }
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    func execute(_ sql: String) throws(DeliveryStoreError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil))
+    }
+
+    func prepare(_ sql: String) throws(DeliveryStoreError) -> Statement {
+        var statement: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil))
+        return Statement(connection: self, statement: statement)
+    }
+
+    /// Rows changed by the last INSERT/UPDATE/DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    fileprivate func check(_ rc: Int32) throws(DeliveryStoreError) {
+        guard rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection"
+            throw .sqlite(code: rc, message: message)
+        }
+    }
+
+    /// A prepared statement. Parameters are 1-based, columns 0-based, as in SQLite.
+    final class Statement {
+        private let connection: SQLiteConnection
+        private var statement: OpaquePointer?
+
+        fileprivate init(connection: SQLiteConnection, statement: OpaquePointer?) {
+            self.connection = connection
+            self.statement = statement
+        }
+
+        deinit { sqlite3_finalize(statement) }
+
+        /// Binds values in order from parameter 1, after clearing earlier bindings.
+        func bind(_ values: [SQLiteValue]) throws(DeliveryStoreError) {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let rc: Int32
+                switch value {
+                case .null: rc = sqlite3_bind_null(statement, index)
+                case .integer(let number): rc = sqlite3_bind_int64(statement, index, number)
+                case .text(let text): rc = sqlite3_bind_text(statement, index, text, -1, cnative_sqlite_transient())
+                case .blob(let bytes):
+                    rc = bytes.withUnsafeBytes { buffer in
+                        sqlite3_bind_blob(
+                            statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                            cnative_sqlite_transient())
+                    }
+                }
+                try connection.check(rc)
+            }
+        }
+
+        /// Advances; true when a row is available.
+        func step() throws(DeliveryStoreError) -> Bool {
+            let rc = sqlite3_step(statement)
+            if rc == SQLITE_ROW { return true }
+            sqlite3_reset(statement)
+            try connection.check(rc)
+            return false
+        }
+
+        /// Runs a statement that returns no rows.
+        func run(_ values: [SQLiteValue] = []) throws(DeliveryStoreError) {
+            try bind(values)
+            while try step() {}
+        }
+
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+        func bytes(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
+            return [UInt8](UnsafeRawBufferPointer(start: base, count: count))
+        }
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+}

@@ -1,0 +1,80 @@
+import APNSCore
+import Foundation
+
+/// The query side of the SQLite store: turns a `DeliveryQuery` into SQL and rows back into records. Owns one
+/// connection; callers serialize access (the store keeps it in a mutex).
+final class SQLiteDeliveryReader {
+    private let connection: SQLiteConnection
+    private let decoder = DeliveryJSON.decoder()
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
+        var clauses: [String] = []
+        var values: [SQLiteValue] = []
+        func add(_ clause: String, _ value: SQLiteValue) {
+            clauses.append(clause)
+            values.append(value)
+        }
+        if let afterID = query.afterID { add("id > ?", .integer(afterID)) }
+        if let beforeID = query.beforeID { add("id < ?", .integer(beforeID)) }
+        let filter = query.filter
+        if let token = filter.token { add("token = ?", .text(token)) }
+        if let topic = filter.topic { add("topic = ?", .text(topic)) }
+        if let pushType = filter.pushType { add("push_type = ?", .text(pushType)) }
+        if let status = filter.status { add("status = ?", .integer(Int64(status))) }
+        if let reason = filter.reason { add("reason = ?", .text(reason)) }
+        if let accepted = filter.accepted { clauses.append(accepted ? "status = 200" : "status <> 200") }
+        if let since = filter.since { add("received_at >= ?", .integer(since.nanosecondsSinceEpoch)) }
+        if let until = filter.until { add("received_at < ?", .integer(until.nanosecondsSinceEpoch)) }
+        if let text = filter.text, !text.isEmpty { add("instr(search, ?) > 0", .text(text.lowercased())) }
+        let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        let order = query.order == .newestFirst ? "DESC" : "ASC"
+        values.append(.integer(Int64(max(0, query.limit))))
+        return try records("SELECT id, record FROM deliveries\(whereClause) ORDER BY id \(order) LIMIT ?", values)
+    }
+
+    func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
+        try records("SELECT id, record FROM deliveries WHERE id = ?", [.integer(id)]).first
+    }
+
+    func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
+        try records(
+            "SELECT id, record FROM deliveries WHERE apns_id = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1",
+            [.text(apnsID)]
+        ).first
+    }
+
+    func count() throws(DeliveryStoreError) -> Int {
+        Int(try integer("SELECT count(*) FROM deliveries"))
+    }
+
+    func maxID() throws(DeliveryStoreError) -> Int64 {
+        try integer("SELECT coalesce(max(id), 0) FROM deliveries")
+    }
+
+    private func integer(_ sql: String) throws(DeliveryStoreError) -> Int64 {
+        let statement = try connection.prepare(sql)
+        try statement.bind([])
+        guard try statement.step() else { return 0 }
+        return statement.int64(0)
+    }
+
+    private func records(_ sql: String, _ values: [SQLiteValue]) throws(DeliveryStoreError) -> [DeliveryRecord] {
+        let statement = try connection.prepare(sql)
+        try statement.bind(values)
+        var result: [DeliveryRecord] = []
+        while try statement.step() {
+            let id = statement.int64(0)
+            do {
+                let record = try decoder.decode(DeliveryRecord.self, from: Data(statement.bytes(1)))
+                result.append(record.withID(id))
+            } catch {
+                throw .corruptRecord(id: id, detail: "\(error)")
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,155 @@
+import APNSCore
+import Foundation
+import Synchronization
+
+/// The default store: one SQLite file in WAL mode, written by a single writer thread with group commit.
+///
+/// Appending threads encode the record and queue it; the writer takes everything queued, inserts it in one
+/// transaction, applies retention, commits, and only then calls each record's completion, so a 200 goes out only
+/// for a record on disk. Reads use a second connection (WAL lets them run beside the writer).
+///
+/// Durability: `.processCrash` (default) commits with `synchronous=NORMAL`: in WAL mode a COMMIT has written the
+/// transaction to the WAL file, so it survives the process being killed (`kill -9`), and fsync happens at
+/// checkpoints. Surviving power loss or a kernel crash needs `.powerLoss` (`synchronous=FULL`: fsync at each
+/// COMMIT), which costs one fsync per group.
+public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
+    /// The file name inside `--data-dir`.
+    public static let fileName = "deliveries.sqlite"
+
+    public enum Durability: Sendable {
+        /// `synchronous=NORMAL`: survives the process crashing.
+        case processCrash
+        /// `synchronous=FULL`: survives the machine losing power.
+        case powerLoss
+    }
+
+    private let queue: WriterQueue
+    private let signal: DurableSignal
+    // `reader` is only used with `readerLock` held; everything else is Sendable.
+    private let readerLock = NSLock()
+    private let reader: SQLiteDeliveryReader
+    private let writerDone = DispatchSemaphore(value: 0)
+    private let closed = Atomic<Bool>(false)
+
+    /// Opens (creating if needed) the store at `path`; `directory/fileName` is the usual path.
+    public init(
+        path: String, retention: RetentionPolicy = RetentionPolicy(), durability: Durability = .processCrash,
+        clock: any WallClock = SystemClock()
+    ) throws(DeliveryStoreError) {
+        let writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
+        try writeConnection.execute("PRAGMA journal_mode=WAL")
+        try writeConnection.execute(durability == .powerLoss ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+        try writeConnection.execute("PRAGMA journal_size_limit=\(64 << 20)")
+        try writeConnection.execute("PRAGMA cache_size=-65536")
+        try writeConnection.execute(SQLiteSchema.create)
+        let readConnection = try SQLiteConnection(path: path, mode: .readWrite)
+        let reader = SQLiteDeliveryReader(connection: readConnection)
+        let lastID = try reader.maxID()
+        self.reader = reader
+        queue = WriterQueue(lastID: lastID)
+        signal = DurableSignal(durableID: lastID)
+        let writer = try SQLiteDeliveryWriter(
+            connection: writeConnection, retention: retention, clock: clock, signal: signal)
+        let thread = Thread { [queue, writerDone] in
+            writer.run(queue)
+            writerDone.signal()
+        }
+        thread.name = "apns-mock store writer"
+        thread.start()
+    }
+
+    /// Opens `directory/deliveries.sqlite`, creating the directory if needed.
+    public convenience init(
+        directory: String, retention: RetentionPolicy = RetentionPolicy(), durability: Durability = .processCrash,
+        clock: any WallClock = SystemClock()
+    ) throws(DeliveryStoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .sqlite(code: 14, message: "cannot create \(directory): \(error)")
+        }
+        try self.init(
+            path: (directory as NSString).appendingPathComponent(Self.fileName), retention: retention,
+            durability: durability, clock: clock)
+    }
+
+    deinit { close() }
+
+    @discardableResult
+    public func append(
+        _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
+    ) -> Int64 {
+        let json = record.withID(0).jsonBytes
+        let id = queue.enqueueAppend { id in
+            .append(EncodedDelivery(record, id: id, json: json), completion: completion)
+        }
+        guard let id else {
+            completion(.failure(.closed))
+            return 0
+        }
+        return id
+    }
+
+    public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
+        try withReader { reader throws(DeliveryStoreError) in try reader.deliveries(query) }
+    }
+
+    public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
+        try withReader { reader throws(DeliveryStoreError) in try reader.delivery(id: id) }
+    }
+
+    public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
+        try withReader { reader throws(DeliveryStoreError) in try reader.delivery(apnsID: apnsID) }
+    }
+
+    public func count() throws(DeliveryStoreError) -> Int {
+        try withReader { reader throws(DeliveryStoreError) in try reader.count() }
+    }
+
+    public var latestID: Int64 { signal.current }
+
+    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
+        throws(DeliveryStoreError) -> DeliveryRecord?
+    {
+        try signal.waitForNext(after: afterID, timeout: timeout) { scanFrom throws(DeliveryStoreError) in
+            try deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
+        }
+    }
+
+    @discardableResult
+    public func reset() throws(DeliveryStoreError) -> Int {
+        let outcome = Mutex<Result<Int, DeliveryStoreError>>(.failure(.closed))
+        let done = DispatchSemaphore(value: 0)
+        guard queue.enqueue(.reset { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }) else { throw .closed }
+        done.wait()
+        return try outcome.withLock { $0 }.get()
+    }
+
+    public func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws {
+        try DeliveryExport.writeJSONLines(filter, pageSource: deliveries, to: write)
+    }
+
+    public func flush() {
+        let done = DispatchSemaphore(value: 0)
+        guard queue.enqueue(.barrier { done.signal() }) else { return }
+        done.wait()
+    }
+
+    public func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.close()
+        writerDone.wait()
+        signal.close()
+    }
+
+    private func withReader<T>(_ body: (SQLiteDeliveryReader) throws(DeliveryStoreError) -> T)
+        throws(DeliveryStoreError) -> T
+    {
+        readerLock.lock()
+        defer { readerLock.unlock() }
+        return try body(reader)
+    }
+}

@@ -1,0 +1,111 @@
+import APNSCore
+import Foundation
+
+/// The single writer of the SQLite store. Runs on its own thread: takes every queued command, executes them in one
+/// transaction (group commit), applies retention, commits, then reports. Owns its connection exclusively.
+final class SQLiteDeliveryWriter: @unchecked Sendable {
+    // Used only on the writer thread after `init`.
+    private let connection: SQLiteConnection
+    private let insert: SQLiteConnection.Statement
+    private let deleteUpToID: SQLiteConnection.Statement
+    private let deleteOlderThan: SQLiteConnection.Statement
+    private let deleteAll: SQLiteConnection.Statement
+    private let retention: RetentionPolicy
+    private let clock: any WallClock
+    private let signal: DurableSignal
+    private var lastAgeSweep = Timestamp.zero
+
+    init(connection: SQLiteConnection, retention: RetentionPolicy, clock: any WallClock, signal: DurableSignal)
+        throws(DeliveryStoreError)
+    {
+        self.connection = connection
+        insert = try connection.prepare(SQLiteSchema.insert)
+        deleteUpToID = try connection.prepare("DELETE FROM deliveries WHERE id <= ?")
+        deleteOlderThan = try connection.prepare("DELETE FROM deliveries WHERE received_at < ?")
+        deleteAll = try connection.prepare("DELETE FROM deliveries")
+        self.retention = retention
+        self.clock = clock
+        self.signal = signal
+    }
+
+    /// Runs until the queue is closed and drained, then closes the connection.
+    func run(_ queue: WriterQueue) {
+        while let batch = queue.takeBatch() {
+            commit(batch)
+        }
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.close()
+    }
+
+    private func commit(_ batch: [WriterCommand]) {
+        var resetCounts: [Int] = []
+        var highestID: Int64 = 0
+        let outcome: Result<Void, DeliveryStoreError>
+        do throws(DeliveryStoreError) {
+            try connection.execute("BEGIN IMMEDIATE")
+            for command in batch {
+                switch command {
+                case .append(let row, _):
+                    try insert.run([
+                        .integer(row.id), .integer(row.receivedAtNanos), .text(row.apnsID), optional(row.token),
+                        optional(row.topic), optional(row.pushType), .integer(Int64(row.status)),
+                        optional(row.reason), .text(row.search), .blob(row.json),
+                    ])
+                    highestID = row.id
+                case .reset:
+                    try deleteAll.run()
+                    resetCounts.append(connection.changes)
+                case .barrier:
+                    break
+                }
+            }
+            try applyRetention(lastID: highestID)
+            try connection.execute("COMMIT")
+            outcome = .success(())
+        } catch {
+            try? connection.execute("ROLLBACK")
+            outcome = .failure(error)
+        }
+        if highestID > 0 { signal.advance(to: highestID) }
+        report(batch, outcome: outcome, resetCounts: resetCounts)
+    }
+
+    private func report(_ batch: [WriterCommand], outcome: Result<Void, DeliveryStoreError>, resetCounts: [Int]) {
+        var resets = resetCounts.makeIterator()
+        for command in batch {
+            switch (command, outcome) {
+            case (.append(let row, let completion), .success): completion(.success(row.id))
+            case (.append(_, let completion), .failure(let error)): completion(.failure(error))
+            case (.reset(let completion), .success): completion(.success(resets.next() ?? 0))
+            case (.reset(let completion), .failure(let error)): completion(.failure(error))
+            case (.barrier(let completion), _): completion()
+            }
+        }
+    }
+
+    /// Keeps the newest `maxCount` records, and (at most once a second) drops those older than `maxAge`.
+    private func applyRetention(lastID: Int64) throws(DeliveryStoreError) {
+        if lastID > 0 {
+            try deleteUpToID.run([.integer(lastID - Int64(retention.maxCount))])
+        }
+        if let maxAge = retention.maxAge {
+            let now = clock.now()
+            guard now.nanosecondsSinceEpoch - lastAgeSweep.nanosecondsSinceEpoch >= 1_000_000_000 else { return }
+            lastAgeSweep = now
+            let cutoff = now.nanosecondsSinceEpoch - maxAge.nanoseconds
+            try deleteOlderThan.run([.integer(cutoff)])
+        }
+    }
+
+    private func optional(_ text: String?) -> SQLiteValue {
+        text.map(SQLiteValue.text) ?? .null
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// What the writer thread does, in the order commands were queued.
+enum WriterCommand {
+    /// Insert a record (already encoded off the writer thread) and report when it is durable.
+    case append(EncodedDelivery, completion: @Sendable (Result<Int64, DeliveryStoreError>) -> Void)
+    /// Delete everything queued before; report how many rows went.
+    case reset(completion: @Sendable (Result<Int, DeliveryStoreError>) -> Void)
+    /// Report when everything queued before is durable.
+    case barrier(completion: @Sendable () -> Void)
+}
+
+/// A record ready for the writer: id assigned, JSON and search text computed on the appending thread so the
+/// single writer only binds and steps.
+struct EncodedDelivery: Sendable {
+    let id: Int64
+    let receivedAtNanos: Int64
+    let apnsID: String
+    let token: String?
+    let topic: String?
+    let pushType: String?
+    let status: Int
+    let reason: String?
+    let search: String
+    let json: [UInt8]
+
+    init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
+        self.id = id
+        receivedAtNanos = record.receivedAt.nanosecondsSinceEpoch
+        apnsID = record.apnsID
+        token = record.deviceToken
+        topic = record.topic
+        pushType = record.pushType
+        status = record.status
+        reason = record.reason
+        search = record.searchText
+        self.json = json
+    }
+}
+
+/// The hand-off between appending threads and the writer thread: a FIFO of commands and the next id, under one
+/// lock, so ids are assigned in queue order and every batch holds contiguous ids.
+final class WriterQueue: @unchecked Sendable {
+    // Every stored property below is only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var pending: [WriterCommand] = []
+    private var nextID: Int64
+    private var closed = false
+
+    init(lastID: Int64) {
+        nextID = lastID + 1
+    }
+
+    /// Assigns the next id and queues the command `make` builds for it; nil when the queue is closed.
+    func enqueueAppend(_ make: (Int64) -> WriterCommand) -> Int64? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return nil }
+        let id = nextID
+        nextID += 1
+        pending.append(make(id))
+        condition.signal()
+        return id
+    }
+
+    /// Queues a command that carries no id; false when closed.
+    func enqueue(_ command: WriterCommand) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return false }
+        pending.append(command)
+        condition.signal()
+        return true
+    }
+
+    /// Blocks until commands are pending and takes all of them; nil once closed and drained.
+    func takeBatch() -> [WriterCommand]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty && !closed { condition.wait() }
+        if pending.isEmpty { return nil }
+        var batch: [WriterCommand] = []
+        swap(&batch, &pending)
+        return batch
+    }
+
+    /// No more commands are accepted; the writer drains what is queued and exits.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,60 @@
+import APNSCore
+import APNSStore
+import Foundation
+import Testing
+
+@Suite("waitForNext: the long poll CI uses instead of sleeps")
+struct LongPollTests {
+    @Test("returns at once when a matching record is already stored", arguments: StoreKind.allCases)
+    func existing(kind: StoreKind) throws {
+        let store = try kind.make()
+        defer { store.close() }
+        appendDurably(store, makeRecord(token: "other"))
+        let id = appendDurably(store, makeRecord(token: "wanted"))
+        let found = try store.waitForNext(DeliveryFilter(token: "wanted"), after: 0, timeout: .seconds(5))
+        #expect(found?.id == id)
+    }
+
+    @Test("wakes for a matching record appended later, skipping ones that do not match",
+          arguments: StoreKind.allCases)
+    func wakesOnAppend(kind: StoreKind) throws {
+        let store = try kind.make()
+        defer { store.close() }
+        let start = store.latestID
+        let appender = Thread {
+            for index in 0..<50 {
+                Thread.sleep(forTimeInterval: 0.002)
+                appendDurably(store, makeRecord(token: index == 40 ? "wanted" : "noise-\(index)"))
+            }
+        }
+        appender.start()
+        let found = try store.waitForNext(DeliveryFilter(token: "wanted"), after: start, timeout: .seconds(20))
+        #expect(found?.deviceToken == "wanted")
+        #expect(found.map { $0.id > start } == true)
+    }
+
+    @Test("ignores matches at or before after_id and times out with nil", arguments: StoreKind.allCases)
+    func timesOut(kind: StoreKind) throws {
+        let store = try kind.make()
+        defer { store.close() }
+        let id = appendDurably(store, makeRecord(token: "wanted"))
+        let started = Date()
+        let found = try store.waitForNext(DeliveryFilter(token: "wanted"), after: id, timeout: .milliseconds(200))
+        #expect(found == nil)
+        #expect(Date().timeIntervalSince(started) >= 0.15)
+    }
+
+    @Test("closing the store releases a waiting long poll", arguments: StoreKind.allCases)
+    func closeReleases(kind: StoreKind) throws {
+        let store = try kind.make()
+        let closer = Thread {
+            Thread.sleep(forTimeInterval: 0.1)
+            store.close()
+        }
+        closer.start()
+        let started = Date()
+        let found = try store.waitForNext(.all, after: 0, timeout: .seconds(30))
+        #expect(found == nil)
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+}

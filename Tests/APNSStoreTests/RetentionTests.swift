@@ -1,0 +1,53 @@
+import APNSCore
+import APNSStore
+import Foundation
+import Testing
+
+@Suite("Retention keeps the store bounded")
+struct RetentionTests {
+    @Test("keeps only the newest max-count records", arguments: StoreKind.allCases)
+    func maxCount(kind: StoreKind) throws {
+        let store = try kind.make(retention: RetentionPolicy(maxCount: 50, maxAge: nil))
+        defer { store.close() }
+        let ids = (0..<120).map { _ in appendDurably(store, makeRecord()) }
+        #expect(try store.count() == 50)
+        let kept = try store.deliveries(DeliveryQuery(limit: 1_000, order: .oldestFirst)).map(\.id)
+        #expect(kept == Array(ids.suffix(50)))
+    }
+
+    @Test("drops records older than max-age once time passes", arguments: StoreKind.allCases)
+    func maxAge(kind: StoreKind) throws {
+        let clock = TestClock()
+        let store = try kind.make(retention: RetentionPolicy(maxCount: 1_000, maxAge: .seconds(60)), clock: clock)
+        defer { store.close() }
+        for _ in 0..<5 { appendDurably(store, makeRecord(receivedAt: clock.now())) }
+        clock.advance(seconds: 61)
+        let fresh = appendDurably(store, makeRecord(receivedAt: clock.now()))
+        #expect(try store.deliveries(DeliveryQuery(limit: 100)).map(\.id) == [fresh])
+    }
+
+    @Test("the SQLite file stops growing under sustained load once retention is reached")
+    func diskFlat() throws {
+        let directory = try TemporaryDirectory.make()
+        let store = try SQLiteDeliveryStore(
+            directory: directory.url.path, retention: RetentionPolicy(maxCount: 2_000, maxAge: nil))
+        defer { store.close() }
+        func load(_ count: Int) {
+            for index in 0..<count { store.append(makeRecord(token: "t\(index)")) {} }
+            store.flush()
+        }
+        func bytesOnDisk() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).reduce(0) { total, name in
+                let attributes = try FileManager.default.attributesOfItem(atPath: directory.path(name))
+                return total + ((attributes[.size] as? Int) ?? 0)
+            }
+        }
+        load(20_000)
+        let afterWarmUp = try bytesOnDisk()
+        load(40_000)
+        let afterMore = try bytesOnDisk()
+        print("retention: \(afterWarmUp) bytes after 20k records, \(afterMore) bytes after 60k (max-count 2000)")
+        #expect(try store.count() == 2_000)
+        #expect(afterMore <= afterWarmUp + afterWarmUp / 2)
+    }
+}
