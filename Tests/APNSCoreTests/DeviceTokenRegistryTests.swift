@@ -41,7 +41,8 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
                 group.addTask {
-                    registry.declare(DeclaredDeviceToken(token: String(format: "%04x", index), bundleID: "com.example.app"))
+                    let token = String(format: "%04x", index)
+                    registry.declare(DeclaredDeviceToken(token: token, bundleID: "com.example.app"))
                     _ = registry.lookup(String(format: "%04x", index))
                 }
             }

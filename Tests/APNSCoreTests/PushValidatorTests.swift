@@ -10,7 +10,8 @@ import Testing
             "headers.not-repeated", "headers.apns-id", "headers.apns-expiration", "headers.apns-priority",
             "headers.apns-push-type", "headers.apns-collapse-id",
             "auth.provider-token",
-            "topic.present", "topic.has-bundle-id", "topic.suffix-not-doubled", "topic.syntax", "topic.push-type-suffix",
+            "topic.present", "topic.has-bundle-id", "topic.suffix-not-doubled", "topic.syntax",
+            "topic.push-type-suffix",
             "token.format", "token.declared", "token.environment", "token.topic", "token.active",
             "payload.not-empty", "payload.size", "payload.json-object",
             "warn.background-priority", "warn.background-payload", "warn.expiration", "warn.liveactivity-priority",
@@ -24,8 +25,9 @@ import Testing
             authenticator: TableAuthenticator(.accepted(TableAuthenticator.sender, warnings: [])))
         #expect(verdict.reason == .deviceTokenNotForTopic)
         #expect(verdict.ruleID == "topic.push-type-suffix")
-        #expect(verdict.explanation
-            == "apns-topic must end in .push-type.liveactivity when apns-push-type is liveactivity; got com.example.app")
+        let expected =
+            "apns-topic must end in .push-type.liveactivity when apns-push-type is liveactivity; got com.example.app"
+        #expect(verdict.explanation == expected)
     }
 
     @Test func acceptedPushRecordsTheRequestFactsAndSender() {
@@ -92,7 +94,8 @@ import Testing
     }
 
     @Test func strictAnswerMayUseAnAPNsReasonButStaysLabelledAsTheMocks() {
-        let configuration = RuleConfiguration(strict: [StrictRejection(.backgroundPriority10, wireReason: "BadPriority")])
+        let configuration = RuleConfiguration(
+            strict: [StrictRejection(.backgroundPriority10, wireReason: "BadPriority")])
         let verdict = PushRequests.validate(
             PushRequests.push(pushType: "background", body: #"{"aps":{"content-available":1}}"#),
             configuration: configuration)
@@ -153,7 +156,8 @@ import Testing
     @Test func rulesRunAloneOnAnEvaluation() {
         var evaluation = PushEvaluation(
             request: PushRequests.push(topic: "com.example.app.voip.voip", pushType: "voip"),
-            configuration: RuleConfiguration(), tokens: DeviceTokenRegistry(), authenticator: nil, now: PushRequests.now)
+            configuration: RuleConfiguration(), tokens: DeviceTokenRegistry(), authenticator: nil,
+            now: PushRequests.now)
         #expect(PushRule.topicPresent.apply(to: &evaluation) == nil)
         #expect(PushRule.topicSuffixNotDoubled.apply(to: &evaluation)?.reason == .topicDisallowed)
     }

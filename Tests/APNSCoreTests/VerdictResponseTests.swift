@@ -27,9 +27,11 @@ import Testing
     }
 
     @Test func goneCarriesAnIntegerMillisecondTimestamp() {
-        let verdict = Verdict(status: 410, reason: .unregistered, wireReason: "Unregistered", timestamp: 1_767_139_200_000)
+        let verdict = Verdict(
+            status: 410, reason: .unregistered, wireReason: "Unregistered", timestamp: 1_767_139_200_000)
         let response = verdict.response(apnsID: apnsID, uniqueID: nil)
-        #expect(String(decoding: response.body, as: UTF8.self) == #"{"reason":"Unregistered","timestamp":1767139200000}"#)
+        let body = String(decoding: response.body, as: UTF8.self)
+        #expect(body == #"{"reason":"Unregistered","timestamp":1767139200000}"#)
     }
 
     @Test func timestampIsDroppedOnAnythingButGone() {

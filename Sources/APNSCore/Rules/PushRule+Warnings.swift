@@ -33,7 +33,8 @@ extension PushRule {
         if !visible.isEmpty {
             evaluation.warn(
                 .backgroundWithAlert,
-                "background pushes should carry only content-available in aps; found \(visible.joined(separator: ", ")). "
+                "background pushes should carry only content-available in aps; found "
+                    + "\(visible.joined(separator: ", ")). "
                     + "Send a user-visible push as apns-push-type alert")
         }
         return nil

@@ -16,7 +16,8 @@ enum PushRequests {
         return HTTPRequest(
             method: method, path: "/3/device/\(token)", headers: headers + more, body: Array(body.utf8),
             bodyLength: bodyLength,
-            connection: ConnectionInfo(id: 7, remoteAddress: "in-memory", localPort: 0, tls: nil, environment: environment))
+            connection: ConnectionInfo(
+                id: 7, remoteAddress: "in-memory", localPort: 0, tls: nil, environment: environment))
     }
 
     static func validate(
