@@ -22,7 +22,7 @@ public struct VerifiedToken: Sendable, Hashable {
 
     /// A short non-cryptographic identifier of the token (FNV-1a 64, hex) for records and logs; the token itself
     /// is a credential and is not stored.
-    static func fingerprint(of token: Substring) -> String {
+    public static func fingerprint(of token: Substring) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in token.utf8 {
             hash ^= UInt64(byte)

@@ -1,0 +1,79 @@
+import APNSCore
+import APNSStore
+import Foundation
+
+/// Turns one answered request into its immutable delivery record and hands it to the store. The response is sent
+/// from the store's completion, so a 200 leaves only once its record is durable (group commit keeps that cheap).
+final class DeliveryRecorder: Sendable {
+    let store: any DeliveryStore
+
+    init(store: any DeliveryStore) {
+        self.store = store
+    }
+
+    func record(
+        request: HTTPRequest, verdict: Verdict, response: HTTPResponse, apnsID: String, uniqueID: String?,
+        liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64, then send: @escaping @Sendable () -> Void
+    ) {
+        let record = DeliveryRecord(
+            receivedAt: request.receivedAt, connectionID: request.connection.id,
+            clientAddress: request.connection.remoteAddress, environment: verdict.environment,
+            tls: request.connection.tls, method: request.method, path: request.path,
+            deviceToken: verdict.deviceToken, headers: Self.recordedHeaders(request),
+            providerToken: verdict.sender.map {
+                ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.tokenFingerprint)
+            } ?? Self.unverifiedTokenSummary(request),
+            payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: apnsID,
+            apnsUniqueID: uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
+            ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
+            topic: verdict.topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds)
+        store.append(record) { result in
+            if case .failure(let error) = result {
+                FileHandle.standardError.write(Data("apns-mock: delivery store: \(error)\n".utf8))
+            }
+            send()
+        }
+    }
+
+    /// Pseudo-headers first, then every header in arrival order; the `authorization` value is never stored
+    /// whole: it is reduced to its scheme and a fingerprint (the decoded JWT is kept in `providerToken`).
+    static func recordedHeaders(_ request: HTTPRequest) -> [HeaderField] {
+        var headers = [HeaderField(":method", request.method), HeaderField(":path", request.path)]
+        if let scheme = request.scheme { headers.append(HeaderField(":scheme", scheme)) }
+        if let authority = request.authority { headers.append(HeaderField(":authority", authority)) }
+        for header in request.headers {
+            if header.name == "authorization" {
+                headers.append(HeaderField("authorization", redactedAuthorization(header.value)))
+            } else {
+                headers.append(header)
+            }
+        }
+        return headers
+    }
+
+    static func redactedAuthorization(_ value: String) -> String {
+        let parts = value.split(separator: " ", maxSplits: 1)
+        let scheme = parts.first.map(String.init) ?? ""
+        guard parts.count == 2 else { return value.isEmpty ? "" : "\(scheme) <redacted>" }
+        return "\(scheme) <redacted fingerprint:\(fingerprint(String(parts[1])))>"
+    }
+
+    /// For rejected tokens the sender is unknown; still keep the decoded header and claims, which are not secret,
+    /// so the record shows what was wrong with the token.
+    static func unverifiedTokenSummary(_ request: HTTPRequest) -> ProviderTokenSummary? {
+        guard let value = request.value("authorization") else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        let decode = { (index: Int) -> String? in
+            guard segments.count > index, let bytes = JWTBase64.decode(segments[index])?.bytes else { return nil }
+            return String(validating: bytes, as: UTF8.self)
+        }
+        return ProviderTokenSummary(header: decode(0), claims: decode(1), fingerprint: fingerprint(token))
+    }
+
+    static func fingerprint(_ token: String) -> String {
+        VerifiedToken.fingerprint(of: Substring(token))
+    }
+}

@@ -1,0 +1,149 @@
+import APNSCore
+import Foundation
+
+/// Everything `apns-mock serve` can be told, as read from `--config FILE` (JSON) and then overridden by flags.
+/// Every key is optional; the embedded default serves TLS HTTP/2 on 127.0.0.1:2197 with the TEST-ONLY
+/// credentials of `certs/` and the sample team TEAM123456 / key ABC123DEFG / bundle com.example.app.
+/// The format is documented in `docs/configuration.md`.
+public struct MockConfiguration: Codable, Sendable, Equatable {
+    /// The environment of the main listeners (`development` answers with `apns-unique-id`; A-RESP).
+    public var environment: APNsEnvironment = .development
+    public var host: String = "127.0.0.1"
+    /// TLS port; 0 picks a free port.
+    public var port: Int = 2197
+    /// Cleartext prior-knowledge HTTP/2 port (nil: none).
+    public var h2cPort: Int?
+    /// An extra TLS listener that stands for the production environment (nil: none).
+    public var productionPort: Int?
+    public var admin = AdminSettings()
+    public var tls = TLSSettings()
+    /// Where the delivery store lives; nil keeps deliveries in memory only.
+    public var dataDir: String?
+    /// Event-loop threads; nil means one per core.
+    public var threads: Int?
+    /// Teams, their bundle IDs and signing keys (provider-token authentication; docs/authentication.md).
+    public var teams: [KeyRegistryConfiguration.Team] = []
+    /// Register the sample team/key/bundle of `certs/` (default: only when no team is configured).
+    public var sampleCredentials: Bool?
+    /// Token lifetime, future-`iat` tolerance, token-update window, `BadEnvironmentKey(Id)InToken` spelling.
+    public var authentication = ProviderTokenPolicy()
+    /// Accept pushes without a provider token, as on a certificate-authenticated connection (default false).
+    public var allowUnauthenticated: Bool?
+    /// Declared device tokens; none declared means every well-formed token is accepted (docs/rules.md).
+    public var tokens: [DeclaredDeviceToken] = []
+    public var rules = RuleSettings()
+    public var liveActivities = LiveActivitySettings()
+    public var retention = RetentionSettings()
+    /// Scripted answers active from start-up (fault injection).
+    public var scriptedAnswers: [ScriptedAnswer] = []
+
+    public init() {}
+
+    public struct AdminSettings: Codable, Sendable, Equatable {
+        public var host: String = "127.0.0.1"
+        /// 0 picks a free port; nil disables the admin API.
+        public var port: Int? = 2198
+        /// When set, admin requests need `authorization: Bearer <token>`.
+        public var token: String?
+        public init() {}
+    }
+
+    public struct TLSSettings: Codable, Sendable, Equatable {
+        public var certificate: String?
+        public var privateKey: String?
+        public init() {}
+    }
+
+    public struct RuleSettings: Codable, Sendable, Equatable {
+        /// Warning codes that strict mode turns into rejections (answers labelled as the mock's, not APNs').
+        public var strict: [String]?
+        /// Turn every warning code into a rejection.
+        public var strictAll: Bool?
+        /// Non-JSON body: `reject` (400 BadRequestPayload, default) or `warn`.
+        public var nonJSONBody: String?
+        /// Well-formed tokens the registry does not declare (when it declares some): `reject` (default) or `warn`.
+        public var undeclaredTokens: String?
+        public init() {}
+    }
+
+    public struct LiveActivitySettings: Codable, Sendable, Equatable {
+        /// Swift files or folders declaring `ActivityAttributes` types.
+        public var sources: [String] = []
+        /// JSON schema files, for teams without Swift sources at hand.
+        public var schemaFiles: [String] = []
+        /// Priority-10 pushes per hour before the device throttles.
+        public var budgetPerHour: Int?
+        /// `NSSupportsLiveActivitiesFrequentUpdates`.
+        public var frequentUpdates: Bool?
+        /// Issue a per-activity update token when a push-to-start creates an activity.
+        public var issueUpdateTokens: Bool?
+        /// Answer device-level drops with HTTP 400 and a mock-specific reason (NOT APNs behaviour).
+        public var strict: Bool?
+        public init() {}
+    }
+
+    public struct RetentionSettings: Codable, Sendable, Equatable {
+        public var maxDeliveries: Int?
+        public var maxAgeSeconds: Double?
+        public init() {}
+    }
+
+    /// Reads a configuration file. Keys it leaves out keep their defaults: the file is merged over the encoded
+    /// default configuration (objects key by key, arrays replaced whole) before decoding.
+    public static func load(path: String) throws -> MockConfiguration {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try decode(data, source: path)
+    }
+
+    public static func decode(_ data: Data, source: String = "configuration") throws -> MockConfiguration {
+        do {
+            let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(MockConfiguration()))
+            let given = try JSONSerialization.jsonObject(with: data)
+            guard given is [String: Any] else {
+                throw ConfigurationError.invalid(path: source, detail: "the top level must be a JSON object")
+            }
+            let merged = try JSONSerialization.data(withJSONObject: merge(defaults, given))
+            return try JSONDecoder().decode(MockConfiguration.self, from: merged)
+        } catch let error as DecodingError {
+            throw ConfigurationError.invalid(path: source, detail: describe(error))
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError.invalid(path: source, detail: "not valid JSON: \(error.localizedDescription)")
+        }
+    }
+
+    private static func merge(_ base: Any, _ override: Any) -> Any {
+        guard let baseObject = base as? [String: Any], let overrideObject = override as? [String: Any] else {
+            return override
+        }
+        var result = baseObject
+        for (key, value) in overrideObject {
+            result[key] = result[key].map { merge($0, value) } ?? value
+        }
+        return result
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),
+             .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+public enum ConfigurationError: Error, CustomStringConvertible {
+    case invalid(path: String, detail: String)
+    case badFlag(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let path, let detail): "configuration \(path): \(detail)"
+        case .badFlag(let message): message
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import APNSCore
+import APNSStore
+import APNSTransport
+import Foundation
+
+/// The whole mock, built from a configuration: push listeners (TLS, optional h2c and production port), the
+/// rules, provider-token authentication, the simulated Live Activity device, the delivery store and the admin API.
+public final class MockServer: Sendable {
+    public let configuration: MockConfiguration
+    let tokens: DeviceTokenRegistry
+    let authentication: AuthenticationService?
+    let scripted: ScriptedAnswers
+    let store: any DeliveryStore
+    let transport: HTTP2Server
+    private let listenerRoles: [ListenerRole]
+
+    enum ListenerRole: Equatable { case tls, h2c, production }
+
+    public init(configuration: MockConfiguration, clock: any WallClock = SystemClock()) throws {
+        self.configuration = configuration
+        tokens = DeviceTokenRegistry(configuration.tokens)
+        authentication = configuration.allowUnauthenticated == true ? nil : try AuthenticationService(configuration: configuration)
+        scripted = ScriptedAnswers(configuration.scriptedAnswers)
+        let retention = RetentionPolicy(
+            maxCount: configuration.retention.maxDeliveries ?? RetentionPolicy().maxCount,
+            maxAge: configuration.retention.maxAgeSeconds.map { .milliseconds(Int64($0 * 1000)) } ?? RetentionPolicy().maxAge)
+        if let dataDir = configuration.dataDir {
+            store = try SQLiteDeliveryStore(directory: dataDir, retention: retention, clock: clock)
+        } else {
+            store = InMemoryDeliveryStore(retention: retention, clock: clock)
+        }
+
+        let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)
+        let application = PushApplication(
+            validator: validator, authentication: authentication, scripted: scripted, liveActivities: nil,
+            recorder: DeliveryRecorder(store: store), clock: clock)
+
+        var listeners: [ListenerConfiguration] = []
+        var roles: [ListenerRole] = []
+        listeners.append(.init(host: configuration.host, port: configuration.port, useTLS: true, environment: configuration.environment))
+        roles.append(.tls)
+        if let h2cPort = configuration.h2cPort {
+            listeners.append(.init(host: configuration.host, port: h2cPort, useTLS: false, environment: configuration.environment))
+            roles.append(.h2c)
+        }
+        if let productionPort = configuration.productionPort {
+            listeners.append(.init(host: configuration.host, port: productionPort, useTLS: true, environment: .production))
+            roles.append(.production)
+        }
+        listenerRoles = roles
+        transport = try HTTP2Server(
+            listeners: listeners,
+            tls: TLSFiles(
+                certificateChainPath: configuration.tls.certificate ?? DefaultCredentials.serverCertificate,
+                privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey),
+            application: application, threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
+            clock: clock)
+    }
+
+    /// Binds every port and starts serving; returns what the start-up line announces.
+    public func start() throws -> StartupAnnouncement {
+        let ports = try transport.start()
+        func port(_ role: ListenerRole) -> Int? { listenerRoles.firstIndex(of: role).map { ports[$0] } }
+        return StartupAnnouncement(
+            host: configuration.host, tlsPort: port(.tls), h2cPort: port(.h2c), adminPort: nil,
+            adminHost: nil, environment: configuration.environment.rawValue, pid: getpid(),
+            threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
+            dataDir: configuration.dataDir)
+    }
+
+    /// Graceful shutdown: GOAWAY everywhere, in-flight streams finish, then the store is flushed and closed.
+    public func shutdown(gracePeriod: Double = 10) {
+        transport.shutdown(gracePeriod: gracePeriod)
+        store.close()
+    }
+
+    static func ruleConfiguration(_ configuration: MockConfiguration) throws -> RuleConfiguration {
+        var rules = RuleConfiguration()
+        let settings = configuration.rules
+        if settings.strictAll == true {
+            rules.strict = PushWarningCode.allCases.map { StrictRejection($0) }
+        }
+        for code in settings.strict ?? [] where rules.strictRejection(for: code) == nil {
+            rules.strict.append(StrictRejection(code: code))
+        }
+        switch settings.nonJSONBody {
+        case nil, "reject": break
+        case "warn": rules.nonJSONBody = .acceptWithWarning
+        case let other?: throw ConfigurationError.badFlag("rules.nonJSONBody must be reject or warn, got \(other)")
+        }
+        switch settings.undeclaredTokens {
+        case nil, "reject": break
+        case "warn": rules.undeclaredTokens = .acceptWithWarning
+        case let other?: throw ConfigurationError.badFlag("rules.undeclaredTokens must be reject or warn, got \(other)")
+        }
+        return rules
+    }
+}
