@@ -1,0 +1,73 @@
+import APNSCore
+import Foundation
+import Testing
+@testable import APNSMock
+
+@Suite struct MockConfigurationTests {
+    @Test func anEmptyFileKeepsEveryDefault() throws {
+        let configuration = try MockConfiguration.decode(Data("{}".utf8))
+        #expect(configuration == MockConfiguration())
+        #expect(configuration.port == 2197)
+        #expect(configuration.admin.port == 2198)
+        #expect(configuration.environment == .development)
+    }
+
+    @Test func aPartialFileOverridesOnlyWhatItNames() throws {
+        let json = """
+            {"port": 0, "admin": {"token": "s3cret"}, "environment": "production",
+             "teams": [{"teamID": "TEAM123456", "keys": [{"keyID": "ABC123DEFG", "p8": "certs/AuthKey_ABC123DEFG.p8"}]}],
+             "tokens": [{"token": "aabb", "bundleID": "com.example.app", "state": "unregistered", "stateSince": 1700000000000}]}
+            """
+        let configuration = try MockConfiguration.decode(Data(json.utf8))
+        #expect(configuration.port == 0)
+        #expect(configuration.admin.token == "s3cret")
+        #expect(configuration.admin.port == 2198, "a nested default survives a partial nested object")
+        #expect(configuration.environment == .production)
+        #expect(configuration.teams.first?.keys?.first?.keyID == "ABC123DEFG")
+        #expect(configuration.tokens.first?.state == .unregistered(at: Timestamp(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)))
+    }
+
+    @Test(arguments: [
+        ("[1, 2]", "top level"),
+        ("{\"port\": \"x\"}", "port"),
+        ("{\"environment\": \"staging\"}", "environment"),
+        ("not json", "not valid JSON"),
+    ])
+    func aBadFileNamesWhatIsWrong(json: String, mentioned: String) {
+        #expect {
+            try MockConfiguration.decode(Data(json.utf8), source: "test.json")
+        } throws: { error in
+            "\(error)".contains(mentioned) && "\(error)".contains("test.json")
+        }
+    }
+
+    @Test func strictAllTurnsEveryWarningCodeIntoAMockRejection() throws {
+        var configuration = MockConfiguration()
+        configuration.rules.strictAll = true
+        let rules = try MockServer.ruleConfiguration(configuration)
+        #expect(rules.strict.count == PushWarningCode.allCases.count)
+        #expect(rules.strict.allSatisfy { $0.wireReason.hasPrefix("MockStrict") })
+    }
+
+    @Test func unknownPolicyNamesAreRefused() {
+        var configuration = MockConfiguration()
+        configuration.rules.nonJSONBody = "maybe"
+        #expect(throws: ConfigurationError.self) { try MockServer.ruleConfiguration(configuration) }
+    }
+}
+
+@Suite struct StartupAnnouncementTests {
+    @Test func theLineIsOneJSONObjectWithEveryKeyEvenAbsentPorts() throws {
+        let line = StartupAnnouncement(
+            host: "127.0.0.1", tlsPort: 40000, h2cPort: nil, adminPort: 40001, adminHost: "127.0.0.1",
+            environment: "development", pid: 42, threads: 2, dataDir: nil
+        ).line()
+        #expect(!line.contains("\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "listening")
+        #expect(object["tls_port"] as? Int == 40000)
+        #expect(object["h2c_port"] is NSNull)
+        #expect(object["data_dir"] is NSNull)
+        #expect(object["admin_port"] as? Int == 40001)
+    }
+}
