@@ -1,0 +1,53 @@
+# apns-mock: `make run` serves on the embedded defaults, `make test` runs everything CI runs.
+SHELL := /bin/bash
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+VENV := Tests/integration/.venv
+PYTHON := $(VENV)/bin/python
+DEBUG_BIN := .build/debug/apns-mock
+RELEASE_BIN := .build/release/apns-mock
+# Bounded runs: no test may hang CI.
+SWIFT_TEST_TIMEOUT ?= 900
+PYTEST_TIMEOUT ?= 900
+
+.PHONY: all deps build run test test-swift test-integration test-asan venv bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	swift build -c release
+
+run: build
+	$(RELEASE_BIN) serve
+
+$(VENV)/.installed: Tests/integration/requirements.txt
+	@scripts/install-deps
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r Tests/integration/requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+# Build once (debug, tests included), then run the Swift suite and the real-client suite against that binary.
+test: deps venv
+	swift build --build-tests
+	$(MAKE) --no-print-directory test-swift test-integration
+
+test-swift:
+	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build
+
+test-integration:
+	APNS_MOCK_BIN=$(abspath $(DEBUG_BIN)) timeout $(PYTEST_TIMEOUT) $(PYTHON) -m pytest -q Tests/integration
+
+test-asan: deps
+	swift build --build-tests --sanitize=address --scratch-path .build-asan
+	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=address --scratch-path .build-asan
+
+bench: deps
+	scripts/bench
+
+clean:
+	rm -rf .build .build-asan $(VENV)
