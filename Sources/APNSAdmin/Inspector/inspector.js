@@ -107,6 +107,7 @@ async function reload() {
   const response = await api("/api/deliveries?" + params);
   const data = await response.json();
   if (generation !== state.generation) return;
+  setStatus("live", "live");
   document.querySelector("#deliveries tbody").replaceChildren();
   state.rows.clear();
   state.latestId = data.latestId;
