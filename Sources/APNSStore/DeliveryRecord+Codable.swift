@@ -88,7 +88,7 @@ extension DeliveryRecord {
     /// `2026-01-01T00:00:00.123Z` (UTC, milliseconds, truncated like `millisecondsSinceEpoch`). Computed by hand
     /// (days-to-civil conversion from Howard Hinnant's "chrono-compatible low-level date algorithms") because date
     /// formatters cost more than the rest of a record's encoding.
-    static func iso8601(_ time: Timestamp) -> String {
+    public static func iso8601(_ time: Timestamp) -> String {
         let millis = time.millisecondsSinceEpoch
         let days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
         let msOfDay = millis - days * 86_400_000

@@ -1,0 +1,230 @@
+import APNSCore
+import APNSStore
+import Foundation
+
+/// An admin request as the HTTP layer read it.
+public struct AdminRequest: Sendable {
+    public var method: String
+    /// Path and query as sent (`/api/deliveries?token=ab`).
+    public var uri: String
+    /// The `Authorization` header, if any.
+    public var authorization: String?
+    public var body: Data
+
+    public init(method: String, uri: String, authorization: String? = nil, body: Data = Data()) {
+        self.method = method
+        self.uri = uri
+        self.authorization = authorization
+        self.body = body
+    }
+}
+
+/// What the HTTP layer does with a request: answer now, or park it until a delivery arrives (long poll).
+public enum AdminAction: Sendable {
+    case respond(AdminResponse)
+    case waitForDelivery(DeliveryFilter, afterID: Int64, timeout: Duration)
+}
+
+/// The admin API's routes as a pure function from request to action: no sockets, so tests call it directly.
+/// The route table is documented in docs/admin-api.md and docs/openapi.yaml.
+public struct AdminRouter: Sendable {
+    public let store: any DeliveryStore
+    public let backend: any AdminBackend
+    public let bearerToken: String?
+    public let inspector: InspectorFiles
+
+    /// Longest wait a client may ask for; longer values are clamped.
+    public static let maxLongPoll: Duration = .seconds(60)
+    public static let defaultLongPoll: Duration = .seconds(30)
+    public static let defaultLimit = 100
+    public static let maxLimit = 1_000
+
+    public init(store: any DeliveryStore, backend: any AdminBackend, bearerToken: String?, inspector: InspectorFiles) {
+        self.store = store
+        self.backend = backend
+        self.bearerToken = bearerToken
+        self.inspector = inspector
+    }
+
+    public func route(_ request: AdminRequest) -> AdminAction {
+        let (rawPath, rawQuery) = split(request.uri)
+        let segments = rawPath.split(separator: "/").map { QueryString.decode($0) }
+        let query = QueryString.parse(rawQuery)
+        let isAPI = segments.first == "api" || segments == ["metrics"]
+        if isAPI, !authorized(request.authorization) {
+            var response = AdminResponse.error(401, "missing or wrong bearer token")
+            response.extraHeaders.append(.init(name: "WWW-Authenticate", value: "Bearer"))
+            return .respond(response)
+        }
+        do throws(AdminParameterError) {
+            return try route(method: request.method, segments: segments, query: query, body: request.body)
+        } catch {
+            return .respond(.error(400, error.description))
+        }
+    }
+
+    private func route(method: String, segments: [String], query: [String: String], body: Data)
+        throws(AdminParameterError) -> AdminAction
+    {
+        switch (method, segments) {
+        case ("GET", ["api", "health"]): return .respond(health())
+        case ("GET", ["api", "deliveries"]): return .respond(try list(query))
+        case ("DELETE", ["api", "deliveries"]): return .respond(reset())
+        case ("GET", ["api", "deliveries", "wait"]): return try longPoll(query)
+        case ("GET", ["api", "deliveries", "export"]): return .respond(try export(query))
+        case ("GET", let path) where path.count == 3 && path[0] == "api" && path[1] == "deliveries":
+            return .respond(delivery(path[2]))
+        case ("GET", ["api", "activities"]): return .respond(.json(200, backend.activitiesJSON()))
+        case ("GET", let path) where path.count == 3 && path[0] == "api" && path[1] == "activities":
+            guard let json = backend.activityJSON(token: path[2]) else {
+                return .respond(.error(404, "no Live Activity for token \(path[2])"))
+            }
+            return .respond(.json(200, json))
+        case ("GET", ["metrics"]):
+            return .respond(AdminResponse(
+                status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
+                body: Data(backend.metricsText().utf8)))
+        case ("GET", let path) where path.count == 3 && path[0] == "api" && path[1] == "config":
+            return .respond(backend.config(section: path[2]))
+        case ("POST", let path) where path.count == 3 && path[0] == "api" && path[1] == "config":
+            return .respond(backend.updateConfig(section: path[2], body: body))
+        case ("GET", []): return .respond(inspector.response(for: "index.html"))
+        case ("GET", let path) where path.count == 1 && path[0] != "api":
+            return .respond(inspector.response(for: path[0]))
+        default:
+            return .respond(knownPath(segments) ? .error(405, "method \(method) not allowed here")
+                                                : .error(404, "no such route"))
+        }
+    }
+
+    private func knownPath(_ segments: [String]) -> Bool {
+        ["deliveries", "activities", "config", "health"].contains(segments.dropFirst().first ?? "")
+    }
+
+    private func split(_ uri: String) -> (Substring, Substring) {
+        guard let mark = uri.firstIndex(of: "?") else { return (Substring(uri), "") }
+        return (uri[..<mark], uri[uri.index(after: mark)...])
+    }
+
+    /// Constant-time comparison of the bearer token.
+    private func authorized(_ header: String?) -> Bool {
+        guard let bearerToken else { return true }
+        guard let header, header.lowercased().hasPrefix("bearer ") else { return false }
+        let offered = Array(header.dropFirst(7).trimmingCharacters(in: .whitespaces).utf8)
+        let expected = Array(bearerToken.utf8)
+        guard offered.count == expected.count else { return false }
+        return zip(offered, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    // MARK: - Handlers
+
+    private func health() -> AdminResponse {
+        var writer = JSONObjectWriter()
+        writer.string("status", "ok")
+        writer.integer("latestDeliveryId", store.latestID)
+        do {
+            writer.integer("deliveries", Int64(try store.count()))
+        } catch {
+            writer.string("status", "degraded")
+            writer.string("storeError", error.description)
+        }
+        writer.raw("server", backend.healthJSON())
+        return .json(200, writer.data)
+    }
+
+    private func list(_ query: [String: String]) throws(AdminParameterError) -> AdminResponse {
+        let request = try DeliveryQuery(queryItems: query)
+        let latestID = store.latestID
+        do {
+            let records = try store.deliveries(request)
+            var body = Data("{\"deliveries\":[".utf8)
+            for (index, record) in records.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
+                body.append(contentsOf: record.jsonBytes)
+            }
+            body.append(contentsOf: "],\"latestId\":\(latestID)}".utf8)
+            return .json(200, body)
+        } catch {
+            return .error(500, error.description)
+        }
+    }
+
+    private func delivery(_ key: String) -> AdminResponse {
+        do {
+            let found = try Int64(key).flatMap { id throws(DeliveryStoreError) in try store.delivery(id: id) }
+            guard let record = try found ?? store.delivery(apnsID: key) else {
+                return .error(404, "no delivery with id or apns-id \(key)")
+            }
+            return .json(200, Data(record.jsonBytes))
+        } catch {
+            return .error(500, "\(error)")
+        }
+    }
+
+    private func reset() -> AdminResponse {
+        do {
+            var writer = JSONObjectWriter()
+            writer.integer("deleted", Int64(try store.reset()))
+            return .json(200, writer.data)
+        } catch {
+            return .error(500, error.description)
+        }
+    }
+
+    private func export(_ query: [String: String]) throws(AdminParameterError) -> AdminResponse {
+        let filter = try DeliveryFilter(queryItems: query)
+        var body = Data()
+        do {
+            try store.exportJSONLines(filter) { body.append($0) }
+        } catch {
+            return .error(500, "\(error)")
+        }
+        return AdminResponse(status: 200, contentType: "application/x-ndjson", body: body)
+    }
+
+    private func longPoll(_ query: [String: String]) throws(AdminParameterError) -> AdminAction {
+        let filter = try DeliveryFilter(queryItems: query)
+        let afterID = try integer(query, "after_id") ?? store.latestID
+        let millis = try integer(query, "timeout_ms")
+        let timeout = millis.map { Duration.milliseconds(max(0, $0)) } ?? Self.defaultLongPoll
+        return .waitForDelivery(filter, afterID: afterID, timeout: min(timeout, Self.maxLongPoll))
+    }
+
+    /// The answer to a finished long poll: the record, or 204 when the wait timed out.
+    public func longPollResponse(_ outcome: Result<DeliveryRecord?, DeliveryStoreError>) -> AdminResponse {
+        switch outcome {
+        case .success(let record?): return .json(200, Data(record.jsonBytes))
+        case .success(nil): return AdminResponse(status: 204, contentType: "application/json", body: Data())
+        case .failure(let error): return .error(500, error.description)
+        }
+    }
+
+    private func integer(_ query: [String: String], _ name: String) throws(AdminParameterError) -> Int64? {
+        guard let value = query[name].nonEmpty else { return nil }
+        guard let number = Int64(value) else { throw AdminParameterError("\(name) must be an integer, got \(value)") }
+        return number
+    }
+}
+
+extension DeliveryQuery {
+    /// `limit` (default 100, at most 1000), `after_id`, `before_id`, `order` (`desc` default, `asc`) and the filter.
+    public init(queryItems: [String: String]) throws(AdminParameterError) {
+        let filter = try DeliveryFilter(queryItems: queryItems)
+        func integer(_ name: String) throws(AdminParameterError) -> Int64? {
+            guard let value = queryItems[name].nonEmpty else { return nil }
+            guard let number = Int64(value) else {
+                throw AdminParameterError("\(name) must be an integer, got \(value)")
+            }
+            return number
+        }
+        let limit = min(Int(try integer("limit") ?? Int64(AdminRouter.defaultLimit)), AdminRouter.maxLimit)
+        let order: Order
+        switch queryItems["order"].nonEmpty {
+        case nil, "desc": order = .newestFirst
+        case "asc": order = .oldestFirst
+        case let other?: throw AdminParameterError("order must be asc or desc, got \(other)")
+        }
+        self.init(filter: filter, afterID: try integer("after_id"), beforeID: try integer("before_id"), limit: limit,
+                  order: order)
+    }
+}

@@ -1,0 +1,271 @@
+import APNSStore
+import Foundation
+import Synchronization
+private import CNative
+
+/// The admin API's HTTP/1.1 server on libevent's `evhttp`: its own thread and `event_base`, loopback by default.
+/// The only file of APNSAdmin that touches C. Routing is `AdminRouter` (pure Swift); this class reads requests,
+/// writes responses and parks long polls.
+///
+/// Long polls never block the event loop: each runs `waitForNext` on its own worker thread (at most
+/// `maxParkedLongPolls` at once, more get 503), which queues the finished response and wakes the loop with
+/// `event_active`; the loop sends it unless the client went away meanwhile (the connection's close callback
+/// cancels it).
+public final class AdminServer: @unchecked Sendable {
+    public static let maxParkedLongPolls = 64
+
+    private let router: AdminRouter
+    // The C handles below are used on the loop thread only, except `event_base_loopbreak` and `event_active`, which
+    // libevent makes thread-safe once `evthread_use_pthreads` ran before the base was created.
+    private let base: OpaquePointer
+    private let http: OpaquePointer
+    private var wakeEvent: OpaquePointer?
+    private let boundPort: Int
+    private let loopDone = DispatchSemaphore(value: 0)
+    private let lifecycle = Mutex(Lifecycle.created)
+    /// Finished long polls waiting to be sent, and whether the loop still exists to send them.
+    private let completions = Mutex(Completions())
+    /// Parked requests by ticket, touched on the loop thread only.
+    private var parked: [Int: ParkedRequest] = [:]
+    private var nextTicket = 0
+
+    private enum Lifecycle { case created, running, stopped }
+
+    private struct Completions {
+        var ready: [(ticket: Int, response: AdminResponse)] = []
+        var loopAlive = true
+    }
+
+    private struct ParkedRequest {
+        let request: OpaquePointer
+        let connection: OpaquePointer?
+    }
+
+    /// Binds `host:port` (port 0 picks a free port; read it from `port`). Serves nothing until `start()`.
+    public init(
+        host: String = "127.0.0.1", port: Int, bearerToken: String?, store: any DeliveryStore,
+        backend: any AdminBackend, inspector: InspectorFiles = .bundled()
+    ) throws {
+        router = AdminRouter(store: store, backend: backend, bearerToken: bearerToken, inspector: inspector)
+        evthread_use_pthreads()
+        guard let base = event_base_new() else { throw AdminServerError.libevent("event_base_new failed") }
+        guard let http = evhttp_new(base) else {
+            event_base_free(base)
+            throw AdminServerError.libevent("evhttp_new failed")
+        }
+        guard let handle = evhttp_bind_socket_with_handle(http, host, UInt16(clamping: port)) else {
+            evhttp_free(http)
+            event_base_free(base)
+            throw AdminServerError.bind(host: host, port: port, errno: errno)
+        }
+        self.base = base
+        self.http = http
+        boundPort = Self.localPort(evhttp_bound_socket_get_fd(handle)) ?? port
+        evhttp_set_timeout(http, Int32(AdminRouter.maxLongPoll.components.seconds) + 60)
+        evhttp_set_max_body_size(http, 16 << 20)
+        evhttp_set_allowed_methods(
+            http, UInt16(EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_PUT.rawValue
+                         | EVHTTP_REQ_HEAD.rawValue))
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        evhttp_set_gencb(http, { request, context in
+            guard let request, let context else { return }
+            Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().handle(request)
+        }, context)
+        wakeEvent = event_new(base, -1, 0, { _, _, context in
+            guard let context else { return }
+            Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().sendFinishedLongPolls()
+        }, context)
+    }
+
+    deinit {
+        stop()
+        if let wakeEvent { event_free(wakeEvent) }
+        evhttp_free(http)
+        event_base_free(base)
+    }
+
+    /// The port actually bound (useful when 0 was given).
+    public var port: Int { boundPort }
+
+    /// Starts the event-loop thread.
+    public func start() throws {
+        let canStart = lifecycle.withLock { state -> Bool in
+            guard state == .created else { return false }
+            state = .running
+            return true
+        }
+        guard canStart else { throw AdminServerError.libevent("start() called twice or after stop()") }
+        let thread = Thread { [self] in
+            event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
+            loopDone.signal()
+        }
+        thread.name = "apns-mock admin"
+        thread.start()
+    }
+
+    /// Stops the loop and waits for its thread; parked long polls are dropped (their connections close).
+    public func stop() {
+        let wasRunning = lifecycle.withLock { state -> Bool in
+            defer { state = .stopped }
+            return state == .running
+        }
+        completions.withLock { $0.loopAlive = false }
+        guard wasRunning else { return }
+        event_base_loopbreak(base)
+        loopDone.wait()
+    }
+
+    // MARK: - Loop thread
+
+    private func handle(_ request: OpaquePointer) {
+        let adminRequest = read(request)
+        switch router.route(adminRequest) {
+        case .respond(let response):
+            send(response, to: request)
+        case .waitForDelivery(let filter, let afterID, let timeout):
+            park(request, filter: filter, afterID: afterID, timeout: timeout)
+        }
+    }
+
+    private func read(_ request: OpaquePointer) -> AdminRequest {
+        let method: String
+        switch evhttp_request_get_command(request) {
+        case EVHTTP_REQ_GET: method = "GET"
+        case EVHTTP_REQ_POST: method = "POST"
+        case EVHTTP_REQ_DELETE: method = "DELETE"
+        case EVHTTP_REQ_PUT: method = "PUT"
+        case EVHTTP_REQ_HEAD: method = "GET"
+        default: method = "OTHER"
+        }
+        let uri = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+        let headers = evhttp_request_get_input_headers(request)
+        let authorization = evhttp_find_header(headers, "Authorization").map { String(cString: $0) }
+        var body = Data()
+        if let buffer = evhttp_request_get_input_buffer(request) {
+            let length = evbuffer_get_length(buffer)
+            if length > 0, let bytes = evbuffer_pullup(buffer, -1) {
+                body = Data(bytes: bytes, count: length)
+            }
+        }
+        return AdminRequest(method: method, uri: uri, authorization: authorization, body: body)
+    }
+
+    /// evhttp leaves the body out by itself when answering HEAD.
+    private func send(_ response: AdminResponse, to request: OpaquePointer) {
+        let headers = evhttp_request_get_output_headers(request)
+        evhttp_add_header(headers, "Content-Type", response.contentType)
+        for header in response.extraHeaders {
+            evhttp_add_header(headers, header.name, header.value)
+        }
+        let buffer = evbuffer_new()
+        response.body.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { evbuffer_add(buffer, base, bytes.count) }
+        }
+        evhttp_send_reply(request, Int32(response.status), Self.reasonPhrase(response.status), buffer)
+        evbuffer_free(buffer)
+    }
+
+    private func park(_ request: OpaquePointer, filter: DeliveryFilter, afterID: Int64, timeout: Duration) {
+        guard parked.count < Self.maxParkedLongPolls else {
+            send(.error(503, "too many long polls in progress"), to: request)
+            return
+        }
+        nextTicket += 1
+        let ticket = nextTicket
+        let connection = evhttp_request_get_connection(request)
+        parked[ticket] = ParkedRequest(request: request, connection: connection)
+        if let connection {
+            evhttp_connection_set_closecb(connection, { connection, context in
+                guard let connection, let context else { return }
+                Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().connectionClosed(connection)
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
+        let store = router.store
+        let router = router
+        let worker = Thread { [self] in
+            let outcome = Result { () throws(DeliveryStoreError) in
+                try store.waitForNext(filter, after: afterID, timeout: timeout)
+            }
+            let response = router.longPollResponse(outcome)
+            completions.withLock { state in
+                guard state.loopAlive, let wakeEvent else { return }
+                state.ready.append((ticket, response))
+                event_active(wakeEvent, Int32(EV_READ), 0)
+            }
+        }
+        worker.name = "apns-mock admin long poll"
+        worker.start()
+    }
+
+    private func sendFinishedLongPolls() {
+        let ready = completions.withLock { state in
+            defer { state.ready = [] }
+            return state.ready
+        }
+        for (ticket, response) in ready {
+            guard let entry = parked.removeValue(forKey: ticket) else { continue }
+            send(response, to: entry.request)
+        }
+    }
+
+    /// libevent is about to free the connection and its pending requests: forget parked ones on it.
+    private func connectionClosed(_ connection: OpaquePointer) {
+        for (ticket, entry) in parked where entry.connection == connection {
+            parked.removeValue(forKey: ticket)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func localPort(_ fd: Int32) -> Int? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard rc == 0 else { return nil }
+        switch Int32(storage.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
+            }
+        default: return nil
+        }
+    }
+
+    private static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 409: "Conflict"
+        case 422: "Unprocessable Entity"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}
+
+/// Why the admin server could not start.
+public enum AdminServerError: Error, Sendable, CustomStringConvertible {
+    case bind(host: String, port: Int, errno: Int32)
+    case libevent(String)
+
+    public var description: String {
+        switch self {
+        case .bind(let host, let port, let code):
+            return "cannot listen on \(host):\(port) for the admin API: \(String(cString: strerror(code)))"
+        case .libevent(let message): return "admin server: \(message)"
+        }
+    }
+}

@@ -1,0 +1,292 @@
+// apns-mock web inspector. Everything that comes from a request is put on the page with textContent (the el()
+// helper below); nothing is ever assigned to innerHTML, so a payload with <script> or <img onerror> is only text.
+"use strict";
+
+const MAX_ROWS = 500;
+const state = { latestId: 0, generation: 0, selectedId: null, rows: new Map(), token: null };
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (name === "class") node.className = value;
+    else node.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function sleep(ms) { return new Promise((resolve) => setTimeout(resolve, ms)); }
+
+function setStatus(text, cls) {
+  const status = document.getElementById("status");
+  status.textContent = text;
+  status.className = "status " + (cls || "");
+}
+
+async function api(path) {
+  const headers = state.token ? { Authorization: "Bearer " + state.token } : {};
+  const response = await fetch(path, { headers, cache: "no-store" });
+  if (response.status === 401) {
+    document.getElementById("auth").hidden = false;
+    throw new Error("unauthorized");
+  }
+  return response;
+}
+
+function filterQuery() {
+  const params = new URLSearchParams();
+  const q = document.getElementById("filter-q").value.trim();
+  const accepted = document.getElementById("filter-verdict").value;
+  const token = document.getElementById("filter-token").value.trim();
+  if (q) params.set("q", q);
+  if (accepted) params.set("accepted", accepted);
+  if (token) params.set("token", token);
+  return params;
+}
+
+function pretty(text) {
+  if (text === null || text === undefined) return "";
+  try { return JSON.stringify(JSON.parse(text), null, 2); } catch (_) { return String(text); }
+}
+
+function shortToken(token) {
+  if (!token) return "";
+  return token.length > 16 ? token.slice(0, 8) + "…" + token.slice(-6) : token;
+}
+
+function localTime(iso) {
+  const date = new Date(iso);
+  return isNaN(date) ? String(iso) : date.toLocaleTimeString([], { hour12: false }) + "." + String(date.getMilliseconds()).padStart(3, "0");
+}
+
+// ---- Deliveries list ---------------------------------------------------------------------------------------
+
+function deliveryRow(d, isNew) {
+  const verdict = d.accepted ? "accepted" : "rejected";
+  const row = el("tr", { "data-id": d.id, class: isNew ? "new" : "" },
+    el("td", { class: "mono" }, d.id),
+    el("td", { class: "mono" }, localTime(d.receivedAt)),
+    el("td", { class: "verdict " + verdict }, d.status + " " + verdict),
+    el("td", {}, d.reason || ""),
+    el("td", {}, d.pushType || ""),
+    el("td", { class: "mono", title: d.deviceToken || "" }, shortToken(d.deviceToken)),
+    el("td", { class: "explanation", title: d.explanation || "" }, d.explanation || (d.liveActivity ? d.liveActivity.explanation : "")));
+  row.addEventListener("click", () => showDelivery(d.id));
+  return row;
+}
+
+function addDeliveries(list, isNew) {
+  const body = document.querySelector("#deliveries tbody");
+  for (const d of list) {
+    if (state.rows.has(d.id)) continue;
+    const row = deliveryRow(d, isNew);
+    state.rows.set(d.id, row);
+    // Newest first: insert before the first row with a smaller id.
+    let before = null;
+    for (const existing of body.children) {
+      if (Number(existing.getAttribute("data-id")) < d.id) { before = existing; break; }
+    }
+    body.insertBefore(row, before);
+    if (d.id > state.latestId) state.latestId = d.id;
+  }
+  while (body.children.length > MAX_ROWS) {
+    const last = body.lastElementChild;
+    state.rows.delete(Number(last.getAttribute("data-id")));
+    last.remove();
+  }
+  document.getElementById("empty").hidden = body.children.length > 0;
+}
+
+async function reload() {
+  const generation = ++state.generation;
+  const params = filterQuery();
+  params.set("limit", "200");
+  const response = await api("/api/deliveries?" + params);
+  const data = await response.json();
+  if (generation !== state.generation) return;
+  setStatus("live", "live");
+  document.querySelector("#deliveries tbody").replaceChildren();
+  state.rows.clear();
+  state.latestId = data.latestId;
+  addDeliveries(data.deliveries.slice().reverse(), false);
+  state.latestId = Math.max(state.latestId, data.latestId);
+}
+
+async function catchUp(generation) {
+  const params = filterQuery();
+  params.set("after_id", String(state.latestId));
+  params.set("order", "asc");
+  params.set("limit", "500");
+  const data = await (await api("/api/deliveries?" + params)).json();
+  if (generation !== state.generation) return;
+  addDeliveries(data.deliveries, true);
+}
+
+// Long poll: wait for the next matching delivery, then fetch everything after the last one shown.
+async function follow() {
+  for (;;) {
+    const generation = state.generation;
+    try {
+      const params = filterQuery();
+      params.set("after_id", String(state.latestId));
+      params.set("timeout_ms", "25000");
+      const response = await api("/api/deliveries/wait?" + params);
+      setStatus("live", "live");
+      if (generation !== state.generation) continue;
+      if (response.status === 200) await catchUp(generation);
+      else if (response.status !== 204) await sleep(1000);
+    } catch (error) {
+      setStatus(error.message === "unauthorized" ? "token needed" : "server unreachable, retrying", "down");
+      await sleep(1500);
+    }
+  }
+}
+
+// ---- Delivery detail ---------------------------------------------------------------------------------------
+
+function section(title, ...content) { return [el("h2", {}, title), ...content]; }
+
+function definitionList(pairs) {
+  const list = el("dl");
+  for (const [name, value] of pairs) {
+    if (value === null || value === undefined || value === "") continue;
+    list.append(el("dt", {}, name), el("dd", { class: "mono" }, value));
+  }
+  return list;
+}
+
+async function showDelivery(id) {
+  state.selectedId = id;
+  for (const [rowId, row] of state.rows) row.classList.toggle("selected", rowId === id);
+  const response = await api("/api/deliveries/" + encodeURIComponent(id));
+  if (response.status !== 200) return;
+  const d = await response.json();
+  const detail = document.getElementById("detail");
+  const verdict = d.accepted ? "accepted" : "rejected";
+  const parts = [
+    el("h2", { class: "verdict " + verdict }, d.status + " " + (d.reason || "OK") + " — " + verdict),
+  ];
+  if (d.explanation) parts.push(el("p", { id: "detail-explanation" }, d.explanation));
+  if (d.ruleId) parts.push(el("p", {}, "Rule: ", el("code", {}, d.ruleId), d.strict ? " (strict mode)" : ""));
+  const fix = d.reason && window.APNS_FIXES ? window.APNS_FIXES[d.reason] : null;
+  if (fix) parts.push(el("p", { class: "fix" }, "How to fix: " + fix));
+  if (d.warnings && d.warnings.length) {
+    parts.push(...section("Warnings", el("ul", {}, ...d.warnings.map((w) => el("li", { class: "warning" }, el("code", {}, w.code), " ", w.message)))));
+  }
+  if (d.liveActivity) {
+    parts.push(...section("Live Activity outcome", definitionList([["outcome", d.liveActivity.code], ["explanation", d.liveActivity.explanation]])));
+  }
+  parts.push(...section("Delivery", definitionList([
+    ["id", d.id], ["received", d.receivedAt], ["apns-id", d.apnsId], ["apns-unique-id", d.apnsUniqueId],
+    ["device token", d.deviceToken], ["topic", d.topic], ["push type", d.pushType],
+    ["request", d.method + " " + d.path], ["answered in", d.latencyMicroseconds + " µs"],
+    ["client", d.clientAddress + " (connection " + d.connectionId + ")"], ["environment", d.environment],
+    ["TLS", d.tls ? [d.tls.version, d.tls.cipher, "ALPN " + (d.tls.alpn || "none"), d.tls.serverName ? "SNI " + d.tls.serverName : ""].filter(Boolean).join(", ") : "cleartext (h2c)"],
+  ])));
+  const headerTable = el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "name"), el("th", {}, "value"))));
+  const headerBody = el("tbody");
+  for (const h of d.headers || []) headerBody.append(el("tr", {}, el("td", { class: "mono" }, h.name), el("td", { class: "mono" }, h.value)));
+  headerTable.append(headerBody);
+  parts.push(...section("Headers (in arrival order)", headerTable));
+  if (d.providerToken) {
+    parts.push(...section("Provider token (JWT)",
+      el("p", { class: "muted" }, "fingerprint " + d.providerToken.fingerprint + " — the token itself is not stored"),
+      el("pre", { id: "detail-jwt-header" }, pretty(d.providerToken.header)),
+      el("pre", { id: "detail-jwt-claims" }, pretty(d.providerToken.claims))));
+  }
+  const payload = d.payload !== undefined ? pretty(d.payload) : "(binary, base64) " + d.payloadBase64;
+  parts.push(...section("Payload", el("pre", { id: "detail-payload" }, payload)));
+  detail.replaceChildren(...parts);
+  detail.hidden = false;
+}
+
+// ---- Live Activities ---------------------------------------------------------------------------------------
+
+function summary(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+async function loadActivities() {
+  const data = await (await api("/api/activities")).json();
+  const body = document.querySelector("#activities tbody");
+  const rows = (data.activities || []).map((a) => {
+    const row = el("tr", {},
+      el("td", { class: "mono", title: a.token || "" }, shortToken(a.token)),
+      el("td", {}, summary(a.attributesType || a.attributes)),
+      el("td", {}, summary(a.state)),
+      el("td", { class: "mono" }, summary(a.updatedAt)));
+    row.addEventListener("click", () => showActivity(a.token));
+    return row;
+  });
+  body.replaceChildren(...rows);
+  document.getElementById("activities-empty").hidden = rows.length > 0;
+}
+
+async function showActivity(token) {
+  const response = await api("/api/activities/" + encodeURIComponent(token));
+  const detail = document.getElementById("activity-detail");
+  if (response.status !== 200) { detail.replaceChildren(el("p", {}, "No activity for this token.")); detail.hidden = false; return; }
+  const a = await response.json();
+  const parts = [el("h2", {}, "Activity " + shortToken(token))];
+  parts.push(...section("Attributes", el("pre", {}, JSON.stringify(a.attributes ?? null, null, 2))));
+  parts.push(...section("Content state", el("pre", {}, JSON.stringify(a.contentState ?? null, null, 2))));
+  const timeline = el("table", {}, el("thead", {}, el("tr", {}, ...["time", "event", "apns-id", "device outcome"].map((h) => el("th", {}, h)))));
+  const body = el("tbody");
+  for (const entry of a.timeline || []) {
+    body.append(el("tr", {},
+      el("td", { class: "mono" }, summary(entry.at || entry.receivedAt)),
+      el("td", {}, summary(entry.event)),
+      el("td", { class: "mono" }, summary(entry.apnsId)),
+      el("td", {}, [summary(entry.outcome), summary(entry.explanation)].filter(Boolean).join(": "))));
+  }
+  timeline.append(body);
+  parts.push(...section("Timeline", timeline));
+  const known = new Set(["token", "attributes", "contentState", "timeline"]);
+  const rest = Object.fromEntries(Object.entries(a).filter(([key]) => !known.has(key)));
+  if (Object.keys(rest).length) parts.push(...section("Other", el("pre", {}, JSON.stringify(rest, null, 2))));
+  detail.replaceChildren(...parts);
+  detail.hidden = false;
+}
+
+// ---- Wiring ------------------------------------------------------------------------------------------------
+
+function showTab(name) {
+  for (const tab of ["deliveries", "activities"]) {
+    document.getElementById("view-" + tab).hidden = tab !== name;
+    document.getElementById("tab-" + tab).classList.toggle("active", tab === name);
+  }
+  if (name === "activities") loadActivities().catch(() => {});
+}
+
+function start() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  state.token = hash.get("token") || sessionStorage.getItem("apns-mock-token");
+  document.getElementById("tab-deliveries").addEventListener("click", () => showTab("deliveries"));
+  document.getElementById("tab-activities").addEventListener("click", () => showTab("activities"));
+  document.getElementById("auth-save").addEventListener("click", () => {
+    state.token = document.getElementById("auth-token").value;
+    sessionStorage.setItem("apns-mock-token", state.token);
+    document.getElementById("auth").hidden = true;
+    reload().catch(() => {});
+  });
+  let debounce = null;
+  const changed = () => { clearTimeout(debounce); debounce = setTimeout(() => reload().catch(() => {}), 250); };
+  for (const id of ["filter-q", "filter-token"]) document.getElementById(id).addEventListener("input", changed);
+  document.getElementById("filter-verdict").addEventListener("change", changed);
+  document.getElementById("filters").addEventListener("submit", (event) => event.preventDefault());
+  document.getElementById("clear").addEventListener("click", async () => {
+    if (!confirm("Delete every stored delivery?")) return;
+    const headers = state.token ? { Authorization: "Bearer " + state.token } : {};
+    await fetch("/api/deliveries", { method: "DELETE", headers });
+    document.getElementById("detail").hidden = true;
+    await reload();
+  });
+  reload().catch(() => {}).finally(follow);
+}
+
+document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,145 @@
+import APNSAdmin
+import APNSCore
+import APNSStore
+import ArgumentParser
+import Foundation
+
+/// Where `deliveries` and `explain` read from: a running server's admin API, or the store file with `--data-dir`.
+struct DeliverySourceOptions: ParsableArguments {
+    @Option(name: .customLong("admin-host"), help: "Host of the running server's admin API.")
+    var adminHost = "127.0.0.1"
+
+    @Option(name: .customLong("admin-port"), help: "Port of the running server's admin API.")
+    var adminPort = 2198
+
+    @Option(name: .customLong("admin-token"),
+            help: "Bearer token of the admin API (default: $APNS_MOCK_ADMIN_TOKEN).")
+    var adminToken: String?
+
+    @Option(name: .customLong("data-dir"),
+            help: "Read the store file in this directory instead of asking a server (works when none runs).")
+    var dataDirectory: String?
+
+    func open() throws -> DeliverySource {
+        if let dataDirectory {
+            return .file(try SQLiteDeliveryArchive(directory: dataDirectory))
+        }
+        let token = adminToken ?? ProcessInfo.processInfo.environment["APNS_MOCK_ADMIN_TOKEN"]
+        return .server(AdminClient(host: adminHost, port: adminPort, bearerToken: token))
+    }
+}
+
+/// Deliveries from either source, with the same calls.
+enum DeliverySource {
+    case server(AdminClient)
+    case file(SQLiteDeliveryArchive)
+
+    func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
+        switch self {
+        case .server(let client): return try client.deliveries(query)
+        case .file(let archive): return try archive.deliveries(query)
+        }
+    }
+
+    /// By numeric delivery id or by apns-id.
+    func delivery(_ key: String) throws -> DeliveryRecord? {
+        switch self {
+        case .server(let client): return try client.delivery(key)
+        case .file(let archive):
+            if let id = Int64(key), let record = try archive.delivery(id: id) { return record }
+            return try archive.delivery(apnsID: key)
+        }
+    }
+
+    func latestID() throws -> Int64 {
+        switch self {
+        case .server(let client): return try client.latestID()
+        case .file(let archive): return try archive.latestID()
+        }
+    }
+
+    /// The server's long poll; for a file, polling twice a second (no notification crosses processes).
+    func next(_ filter: DeliveryFilter, after afterID: Int64) throws -> [DeliveryRecord] {
+        switch self {
+        case .server(let client):
+            guard let first = try client.waitForNext(filter, after: afterID, timeout: .seconds(30)) else { return [] }
+            let rest = try client.deliveries(DeliveryQuery(filter: filter, afterID: first.id, limit: 500, order: .oldestFirst))
+            return [first] + rest
+        case .file(let archive):
+            let found = try archive.deliveries(DeliveryQuery(filter: filter, afterID: afterID, limit: 500, order: .oldestFirst))
+            if found.isEmpty { Thread.sleep(forTimeInterval: 0.5) }
+            return found
+        }
+    }
+}
+
+/// `apns-mock deliveries`: what the mock received and answered, as a table or JSON Lines.
+struct DeliveriesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deliveries",
+        abstract: "List the pushes the mock received, with its verdict and why.",
+        discussion: """
+            Prints the newest deliveries oldest-first as an aligned table (colour only on a terminal, never with \
+            NO_COLOR). --follow keeps printing new ones as they arrive (long poll on the admin API). \
+            --json prints one JSON object per line instead.
+            """)
+
+    @OptionGroup var source: DeliverySourceOptions
+
+    @Option(help: "Device token.") var token: String?
+    @Option(help: "apns-topic.") var topic: String?
+    @Option(name: .customLong("push-type"), help: "apns-push-type.") var pushType: String?
+    @Option(help: "HTTP status answered.") var status: Int?
+    @Option(help: "Reason, e.g. BadDeviceToken.") var reason: String?
+    @Flag(help: "Only accepted (200) pushes.") var accepted = false
+    @Flag(help: "Only rejected pushes.") var rejected = false
+    @Option(help: "Received at or after (epoch ms or ISO 8601).") var since: String?
+    @Option(help: "Received before (epoch ms or ISO 8601).") var until: String?
+    @Option(name: [.short, .customLong("query")], help: "Text anywhere in the delivery (payload, explanation, ...).")
+    var text: String?
+    @Option(help: "How many of the newest deliveries to show.") var limit = 50
+    @Flag(help: "Print JSON Lines instead of a table.") var json = false
+    @Flag(help: "Keep running and print deliveries as they arrive.") var follow = false
+
+    func validate() throws {
+        if accepted && rejected { throw ValidationError("--accepted and --rejected exclude each other") }
+        if limit < 0 { throw ValidationError("--limit must not be negative") }
+    }
+
+    func filter() throws -> DeliveryFilter {
+        DeliveryFilter(
+            token: token, topic: topic, pushType: pushType, status: status, reason: reason,
+            accepted: accepted ? true : (rejected ? false : nil),
+            since: try since.map { try DeliveryFilter.parseTime($0, name: "--since") },
+            until: try until.map { try DeliveryFilter.parseTime($0, name: "--until") }, text: text)
+    }
+
+    func run() throws {
+        let filter = try filter()
+        let source = try source.open()
+        let style = TerminalStyle.current()
+        let records = try source.deliveries(DeliveryQuery(filter: filter, limit: limit)).reversed()
+        var lastID = try records.last?.id ?? source.latestID()
+        emit(render(Array(records), style: style, header: true))
+        guard follow else { return }
+        while true {
+            let fresh = try source.next(filter, after: lastID)
+            guard let last = fresh.last else { continue }
+            lastID = last.id
+            emit(render(fresh, style: style, header: false))
+        }
+    }
+
+    /// Unbuffered, so `--follow` output reaches a pipe at once.
+    private func emit(_ text: String) {
+        guard !text.isEmpty else { return }
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    private func render(_ records: [DeliveryRecord], style: TerminalStyle, header: Bool) -> String {
+        if json {
+            return records.map { String(decoding: $0.jsonBytes, as: UTF8.self) }.joined(separator: "\n")
+        }
+        return DeliveryTable.render(records, style: style, header: header)
+    }
+}
