@@ -1,3 +1,4 @@
+import APNSAdmin
 import APNSCore
 import APNSStore
 import Foundation
@@ -6,9 +7,11 @@ import Foundation
 /// from the store's completion, so a 200 leaves only once its record is durable (group commit keeps that cheap).
 final class DeliveryRecorder: Sendable {
     let store: any DeliveryStore
+    let metrics: Metrics
 
-    init(store: any DeliveryStore) {
+    init(store: any DeliveryStore, metrics: Metrics) {
         self.store = store
+        self.metrics = metrics
     }
 
     func record(
@@ -27,7 +30,9 @@ final class DeliveryRecorder: Sendable {
             apnsUniqueID: uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
             ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
             topic: verdict.topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds)
+        let metrics = metrics
         store.append(record) { result in
+            metrics.recordRequest(status: record.status, reason: record.reason, latencyMicroseconds: record.latencyMicroseconds)
             if case .failure(let error) = result {
                 FileHandle.standardError.write(Data("apns-mock: delivery store: \(error)\n".utf8))
             }

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSStore
+import Foundation
 
 /// The simulated device behind accepted Live Activity pushes.
 final class LiveActivityService: Sendable {
@@ -13,4 +14,7 @@ final class LiveActivityService: Sendable {
     func receive(request: HTTPRequest, verdict: Verdict, now: Timestamp) -> Result {
         Result(outcome: LiveActivityOutcome(code: "applied", explanation: ""), warnings: [], strictAnswer: nil)
     }
+
+    func activitiesJSON() -> Data { Data(#"{"activities":[]}"#.utf8) }
+    func activityJSON(token: String) -> Data? { nil }
 }

@@ -1,3 +1,4 @@
+import APNSAdmin
 import APNSCore
 import APNSStore
 import APNSTransport
@@ -12,6 +13,8 @@ public final class MockServer: Sendable {
     let scripted: ScriptedAnswers
     let store: any DeliveryStore
     let transport: HTTP2Server
+    let metrics = Metrics()
+    let admin: AdminServer?
     private let listenerRoles: [ListenerRole]
 
     enum ListenerRole: Equatable { case tls, h2c, production }
@@ -33,7 +36,7 @@ public final class MockServer: Sendable {
         let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)
         let application = PushApplication(
             validator: validator, authentication: authentication, scripted: scripted, liveActivities: nil,
-            recorder: DeliveryRecorder(store: store), clock: clock)
+            recorder: DeliveryRecorder(store: store, metrics: metrics), clock: clock)
 
         var listeners: [ListenerConfiguration] = []
         var roles: [ListenerRole] = []
@@ -55,15 +58,31 @@ public final class MockServer: Sendable {
                 privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey),
             application: application, threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
             clock: clock)
+
+        if let adminPort = configuration.admin.port {
+            let summary: [String: String] = [
+                "environment": configuration.environment.rawValue, "host": configuration.host,
+                "dataDir": configuration.dataDir ?? "in-memory",
+            ]
+            let backend = MockAdminBackend(
+                tokens: tokens, keys: authentication?.registry, scripted: scripted, liveActivities: nil,
+                metrics: metrics, summary: { summary })
+            admin = try AdminServer(
+                host: configuration.admin.host, port: adminPort, bearerToken: configuration.admin.token, store: store,
+                backend: backend)
+        } else {
+            admin = nil
+        }
     }
 
     /// Binds every port and starts serving; returns what the start-up line announces.
     public func start() throws -> StartupAnnouncement {
+        try admin?.start()
         let ports = try transport.start()
         func port(_ role: ListenerRole) -> Int? { listenerRoles.firstIndex(of: role).map { ports[$0] } }
         return StartupAnnouncement(
-            host: configuration.host, tlsPort: port(.tls), h2cPort: port(.h2c), adminPort: nil,
-            adminHost: nil, environment: configuration.environment.rawValue, pid: getpid(),
+            host: configuration.host, tlsPort: port(.tls), h2cPort: port(.h2c), adminPort: admin?.port,
+            adminHost: admin.map { _ in configuration.admin.host }, environment: configuration.environment.rawValue, pid: getpid(),
             threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
             dataDir: configuration.dataDir)
     }
@@ -71,6 +90,7 @@ public final class MockServer: Sendable {
     /// Graceful shutdown: GOAWAY everywhere, in-flight streams finish, then the store is flushed and closed.
     public func shutdown(gracePeriod: Double = 10) {
         transport.shutdown(gracePeriod: gracePeriod)
+        admin?.stop()
         store.close()
     }
 

@@ -26,6 +26,7 @@ final class PushApplication: HTTP2Application {
     }
 
     func connectionOpened(_ connection: ConnectionInfo) -> any HTTP2ConnectionHandler {
+        recorder.metrics.connectionOpened()
         return PushConnection(application: self, connection: connection, authenticator: authentication?.makeAuthenticator())
     }
 }
@@ -99,5 +100,7 @@ final class PushConnection: HTTP2ConnectionHandler {
         }
     }
 
-    func connectionClosed() {}
+    func connectionClosed() {
+        application.recorder.metrics.connectionClosed()
+    }
 }
