@@ -41,8 +41,10 @@ final class HTTP2ServerSession {
     private var outgoingBodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
     private var events: [Event] = []
     private var insideNGHTTP2 = false
-    /// Streams answered early (body over the limit) that still receive DATA: reset with NO_ERROR once answered.
+    /// Streams answered early (body over the limit) that may still receive DATA: once the response's END_STREAM
+    /// has been sent (`responseEnded`), they are reset with NO_ERROR.
     private var streamsToResetAfterResponse: Set<Int32> = []
+    private var responseEnded: Set<Int32> = []
 
     let connection: ConnectionInfo
     let settings: TransportSettings
@@ -194,14 +196,18 @@ final class HTTP2ServerSession {
     }
 
     private func resetStreamsAnsweredEarly() {
-        guard !streamsToResetAfterResponse.isEmpty else { return }
-        for streamID in streamsToResetAfterResponse where outgoingBodies[streamID] == nil {
+        guard !responseEnded.isEmpty else { return }
+        for streamID in responseEnded where nghttp2_session_find_stream(session, streamID) != nil {
             // RFC 9113 §8.1: a server that answered before the request ended may ask the client to stop sending
             // with RST_STREAM(NO_ERROR).
-            if nghttp2_session_find_stream(session, streamID) != nil {
-                _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_NO_ERROR.rawValue)
-            }
-            streamsToResetAfterResponse.remove(streamID)
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_NO_ERROR.rawValue)
+        }
+        responseEnded.removeAll()
+    }
+
+    fileprivate func frameSent(streamID: Int32, endStream: Bool) {
+        if endStream && streamsToResetAfterResponse.remove(streamID) != nil {
+            responseEnded.insert(streamID)
         }
     }
 
@@ -360,7 +366,15 @@ private let onFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, userData i
     return 0
 }
 
-private let onFrameSend: nghttp2_on_frame_send_callback = { _, _, _ in 0 }
+private let onFrameSend: nghttp2_on_frame_send_callback = { _, frame, userData in
+    guard let frame else { return 0 }
+    let type = UInt32(frame.pointee.hd.type)
+    guard type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue else { return 0 }
+    session(from: userData).frameSent(
+        streamID: frame.pointee.hd.stream_id,
+        endStream: frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0)
+    return 0
+}
 
 private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, _, userData in
     session(from: userData).streamClosed(streamID: streamID)
