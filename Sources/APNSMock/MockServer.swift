@@ -81,7 +81,7 @@ public final class MockServer: Sendable {
         let ports = try transport.start()
         func port(_ role: ListenerRole) -> Int? { listenerRoles.firstIndex(of: role).map { ports[$0] } }
         return StartupAnnouncement(
-            host: configuration.host, tlsPort: port(.tls), h2cPort: port(.h2c), adminPort: admin?.port,
+            host: configuration.host, tlsPort: port(.tls), h2cPort: port(.h2c), productionPort: port(.production), adminPort: admin?.port,
             adminHost: admin.map { _ in configuration.admin.host }, environment: configuration.environment.rawValue, pid: getpid(),
             threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
             dataDir: configuration.dataDir)

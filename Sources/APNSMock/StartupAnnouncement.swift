@@ -8,6 +8,7 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
     public var host: String
     public var tlsPort: Int?
     public var h2cPort: Int?
+    public var productionPort: Int?
     public var adminPort: Int?
     public var adminHost: String?
     public var environment: String
@@ -17,7 +18,7 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case event, host, environment, pid, threads
-        case tlsPort = "tls_port", h2cPort = "h2c_port", adminPort = "admin_port", adminHost = "admin_host"
+        case tlsPort = "tls_port", h2cPort = "h2c_port", productionPort = "production_port", adminPort = "admin_port", adminHost = "admin_host"
         case dataDir = "data_dir"
     }
 
@@ -27,7 +28,7 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
         var data = (try? encoder.encode(self)) ?? Data()
         // Keep `null` for absent ports: readers can rely on every key being present.
         if var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
-            for key in ["tls_port", "h2c_port", "admin_port", "admin_host", "data_dir"] where object[key] == nil {
+            for key in ["tls_port", "h2c_port", "production_port", "admin_port", "admin_host", "data_dir"] where object[key] == nil {
                 object[key] = NSNull()
             }
             data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? data

@@ -59,7 +59,7 @@ import Testing
 @Suite struct StartupAnnouncementTests {
     @Test func theLineIsOneJSONObjectWithEveryKeyEvenAbsentPorts() throws {
         let line = StartupAnnouncement(
-            host: "127.0.0.1", tlsPort: 40000, h2cPort: nil, adminPort: 40001, adminHost: "127.0.0.1",
+            host: "127.0.0.1", tlsPort: 40000, h2cPort: nil, productionPort: nil, adminPort: 40001, adminHost: "127.0.0.1",
             environment: "development", pid: 42, threads: 2, dataDir: nil
         ).line()
         #expect(!line.contains("\n"))
@@ -67,6 +67,7 @@ import Testing
         #expect(object["event"] as? String == "listening")
         #expect(object["tls_port"] as? Int == 40000)
         #expect(object["h2c_port"] is NSNull)
+        #expect(object["production_port"] is NSNull)
         #expect(object["data_dir"] is NSNull)
         #expect(object["admin_port"] as? Int == 40001)
     }

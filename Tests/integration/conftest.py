@@ -30,6 +30,7 @@ class MockServer:
         self.host = self.announcement["host"]
         self.tls_port = self.announcement["tls_port"]
         self.h2c_port = self.announcement["h2c_port"]
+        self.production_port = self.announcement.get("production_port")
         self.admin_port = self.announcement["admin_port"]
         self.admin_url = f"http://127.0.0.1:{self.admin_port}" if self.admin_port else None
         self.ca_path = CA

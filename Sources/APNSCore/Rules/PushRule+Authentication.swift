@@ -18,9 +18,14 @@ extension PushRule {
                 "\(pushType.rawValue) pushes need token-based (JWT) authentication; this connection has none "
                     + "(certificate-style). Send authorization: bearer <JWT> on a token-authenticated connection")
         }
+        // Whether the topic belongs to the credential is judged only for a well-formed topic: a missing or malformed
+        // one gets the topic rules' own answer (MissingTopic, BadTopic, TopicDisallowed for a doubled suffix) in
+        // step 5 rather than the authenticator's TopicDisallowed.
+        var probe = evaluation
+        let topicIsWellFormed = PushRule.topicShape.allSatisfy { $0.apply(to: &probe) == nil }
         let request = AuthRequest(
             authorization: evaluation.request.values("authorization"),
-            topic: evaluation.facts.topic,
+            topic: topicIsWellFormed ? evaluation.facts.topic : nil,
             pushType: evaluation.facts.pushType,
             environment: evaluation.environment,
             now: evaluation.now)

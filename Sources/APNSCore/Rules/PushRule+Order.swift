@@ -19,4 +19,8 @@ extension PushRule {
         warnBackgroundPriority, warnBackgroundPayload, warnExpiration, warnLiveActivityPriority, warnAPSPresent,
         warnAPSKeys, warnAPSDates,
     ]
+
+    /// The topic's own shape (present, has a bundle ID, no doubled suffix, valid characters): what must hold before
+    /// the authenticator is asked whether the topic belongs to the credential.
+    static let topicShape: [PushRule] = [topicPresent, topicHasBundleID, topicSuffixNotDoubled, topicSyntax]
 }
