@@ -19,8 +19,9 @@ START_TIMEOUT = 20
 
 
 class MockServer:
-    def __init__(self, args):
-        self.data_dir = tempfile.mkdtemp(prefix="apns-mock-test-")
+    def __init__(self, args, data_dir=None):
+        self.data_dir = data_dir or tempfile.mkdtemp(prefix="apns-mock-test-")
+        self.killed = False
         command = [BINARY, "serve", "--port", "0", "--h2c-port", "0", "--admin-port", "0",
                    "--data-dir", self.data_dir] + list(args)
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
@@ -57,6 +58,12 @@ class MockServer:
         self.process.kill()
         raise RuntimeError("apns-mock did not announce its ports in time")
 
+    def kill(self):
+        """SIGKILL, as a crash would; the fixture then expects no clean exit."""
+        self.killed = True
+        self.process.kill()
+        self.process.wait(timeout=10)
+
     def stop(self, timeout=10):
         """SIGTERM; returns the exit status (SIGKILL after `timeout` seconds)."""
         if self.process.poll() is None:
@@ -79,13 +86,15 @@ def start_server(request):
     """Factory: start_server(*extra_args) -> MockServer; every server is stopped (and must exit 0) at teardown."""
     servers = []
 
-    def start(*args):
-        server = MockServer(args)
+    def start(*args, data_dir=None):
+        server = MockServer(args, data_dir=data_dir)
         servers.append(server)
         return server
 
     yield start
     for server in servers:
+        if server.killed:
+            continue
         status = server.stop()
         if request.node.rep_call.failed if hasattr(request.node, "rep_call") else False:
             print("--- apns-mock stderr ---\n" + server.stderr)
