@@ -45,6 +45,10 @@ final class HTTP2ServerSession {
     /// has been sent (`responseEnded`), they are reset with NO_ERROR.
     private var streamsToResetAfterResponse: Set<Int32> = []
     private var responseEnded: Set<Int32> = []
+    /// GOAWAYs that accompany a response: sent once that response's END_STREAM is out, so that the response's DATA
+    /// does not follow the GOAWAY (strict clients such as Python h2 refuse frames after GOAWAY).
+    private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8])] = [:]
+    private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8])] = []
 
     let connection: ConnectionInfo
     let settings: TransportSettings
@@ -112,6 +116,16 @@ final class HTTP2ServerSession {
 
     /// Appends every frame nghttp2 wants to send to `output`, at most `limit` bytes beyond what it holds.
     func drainOutput(into output: inout [UInt8], limit: Int = .max) {
+        drainFrames(into: &output, limit: limit)
+        resetStreamsAnsweredEarly()
+        if !goAwayReady.isEmpty {
+            for goAway in goAwayReady { self.goAway(errorCode: goAway.errorCode, debugData: goAway.debugData) }
+            goAwayReady.removeAll()
+            drainFrames(into: &output, limit: limit)
+        }
+    }
+
+    private func drainFrames(into output: inout [UInt8], limit: Int) {
         while output.count < limit {
             var chunk: UnsafePointer<UInt8>?
             insideNGHTTP2 = true
@@ -123,7 +137,6 @@ final class HTTP2ServerSession {
             }
             output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: length))
         }
-        resetStreamsAnsweredEarly()
     }
 
     /// True while the peer may still send or this side has frames to send.
@@ -166,7 +179,11 @@ final class HTTP2ServerSession {
                 settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: value)
             _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         case .goAway(let errorCode, let debugData):
-            goAway(errorCode: errorCode, debugData: debugData)
+            if nghttp2_session_find_stream(session, streamID) != nil {
+                goAwayAfterResponse[streamID] = (errorCode, debugData)
+            } else {
+                goAway(errorCode: errorCode, debugData: debugData)
+            }
         case .resetStream(let errorCode):
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
         }
@@ -206,8 +223,12 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func frameSent(streamID: Int32, endStream: Bool) {
-        if endStream && streamsToResetAfterResponse.remove(streamID) != nil {
+        guard endStream else { return }
+        if streamsToResetAfterResponse.remove(streamID) != nil {
             responseEnded.insert(streamID)
+        }
+        if let goAway = goAwayAfterResponse.removeValue(forKey: streamID) {
+            goAwayReady.append(goAway)
         }
     }
 
