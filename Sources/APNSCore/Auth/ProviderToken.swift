@@ -54,15 +54,12 @@ public struct ProviderToken: Sendable, Hashable {
 
     private static func jsonObject(
         _ bytes: [UInt8], segment: String
-    ) throws(ProviderTokenParseError) -> [String: JSONScalar] {
-        do {
-            return try JSONDecoder().decode([String: JSONScalar].self, from: Data(bytes))
-        } catch {
-            throw .segmentNotJSONObject(segment: segment)
-        }
+    ) throws(ProviderTokenParseError) -> [String: JSONValue] {
+        guard let object = JSONValue.parse(bytes)?.objectValue else { throw .segmentNotJSONObject(segment: segment) }
+        return object
     }
 
-    private static func string(_ value: JSONScalar?, name: String) throws(ProviderTokenParseError) -> String? {
+    private static func string(_ value: JSONValue?, name: String) throws(ProviderTokenParseError) -> String? {
         switch value {
         case nil, .null: return nil
         case .string(let text): return text
@@ -70,7 +67,7 @@ public struct ProviderToken: Sendable, Hashable {
         }
     }
 
-    private static func issuedAt(_ value: JSONScalar?) throws(ProviderTokenParseError) -> IssuedAt? {
+    private static func issuedAt(_ value: JSONValue?) throws(ProviderTokenParseError) -> IssuedAt? {
         switch value {
         case nil, .null:
             return nil
@@ -81,7 +78,7 @@ public struct ProviderToken: Sendable, Hashable {
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard let seconds = Double(trimmed), seconds.isFinite, !trimmed.isEmpty else {
-                throw .issuedAtNotNumeric(JSONScalar.string(text).described)
+                throw .issuedAtNotNumeric(JSONValue.string(text).described)
             }
             return .string(text, seconds: seconds)
         case let other?:
