@@ -10,12 +10,16 @@ RELEASE_BIN := .build/release/apns-mock
 SWIFT_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT ?= 900
 
-.PHONY: all deps build run test test-swift test-integration test-asan venv bench clean
+.PHONY: all deps deps-test build run test test-swift test-integration test-asan venv bench clean
 
 all: build
 
 deps:
 	@scripts/install-deps
+
+# The test suite also drives the web inspector in headless Chromium.
+deps-test:
+	@scripts/install-deps --with-browser
 
 build: deps
 	swift build -c release
@@ -32,7 +36,7 @@ $(VENV)/.installed: Tests/integration/requirements.txt
 venv: $(VENV)/.installed
 
 # Build once (debug, tests included), then run the Swift suite and the real-client suite against that binary.
-test: deps venv
+test: deps-test venv
 	swift build --build-tests
 	$(MAKE) --no-print-directory test-swift test-integration
 
