@@ -48,7 +48,8 @@ test-integration:
 
 test-asan: deps
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
-	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(abspath .lsan-suppressions):print_suppressions=0 \
+	  timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=address --scratch-path .build-asan
 
 bench: deps
 	scripts/bench
