@@ -73,14 +73,25 @@ final class WriterQueue: @unchecked Sendable {
         return true
     }
 
-    /// Blocks until commands are pending and takes all of them; nil once closed and drained.
+    /// The most commands one transaction takes. Bounds the transaction (and so the WAL, the database's high-water
+    /// mark before retention trims it, and the latency of the first record in the batch) when the writer falls
+    /// behind; 4096 records still commit in one fsync-free WAL append at well over 100k records/s.
+    static let maximumBatch = 4096
+
+    /// Blocks until commands are pending and takes up to `maximumBatch` of them, oldest first; nil once closed and
+    /// drained.
     func takeBatch() -> [WriterCommand]? {
         condition.lock()
         defer { condition.unlock() }
         while pending.isEmpty && !closed { condition.wait() }
         if pending.isEmpty { return nil }
-        var batch: [WriterCommand] = []
-        swap(&batch, &pending)
+        if pending.count <= Self.maximumBatch {
+            var batch: [WriterCommand] = []
+            swap(&batch, &pending)
+            return batch
+        }
+        let batch = Array(pending.prefix(Self.maximumBatch))
+        pending.removeFirst(Self.maximumBatch)
         return batch
     }
 
