@@ -1,0 +1,26 @@
+/// What the app's `ActivityAttributes` type looks like to `JSONDecoder`: the `attributes-type` name, the static
+/// attributes (`aps.attributes` on push-to-start) and the `ContentState` fields (`aps.content-state`).
+/// Source: A-LA (push payload keys), apns-protocol.md §5.2–5.3.
+public struct ActivitySchema: Sendable, Hashable {
+    /// The Swift type name, which is what `aps.attributes-type` must carry.
+    public var attributesType: String
+    /// Stored properties of the attributes type itself.
+    public var attributes: [SchemaField]
+    /// Fields of its `ContentState`.
+    public var contentState: [SchemaField]
+    /// The name `ContentState` resolved to (`ContentState`, or the target of `typealias ContentState = State`).
+    public var contentStateType: String
+    /// Where the type was declared (`path:line`), when derived from source.
+    public var source: String?
+
+    public init(
+        attributesType: String, attributes: [SchemaField], contentState: [SchemaField],
+        contentStateType: String = "ContentState", source: String? = nil
+    ) {
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.contentState = contentState
+        self.contentStateType = contentStateType
+        self.source = source
+    }
+}
