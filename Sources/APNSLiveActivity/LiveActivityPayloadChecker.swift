@@ -103,7 +103,7 @@ public enum LiveActivityPayloadChecker {
                     + "\(formatted(hours)) h in the future: a device may drop it, and once applied every honest update "
                     + "looks older and is ignored; send the current time (\(nowSeconds))"))
         }
-        if let last = context.lastAppliedTimestamp, timestamp < last {
+        if event != .start, let last = context.lastAppliedTimestamp, timestamp < last {
             report.isOlderThanApplied = true
             let effect = event == .end
                 ? "an end with an older timestamp has been observed to apply anyway (forum 776165), but do not rely on it"
