@@ -12,15 +12,23 @@ public struct ActivitySchema: Sendable, Hashable {
     public var contentStateType: String
     /// Where the type was declared (`path:line`), when derived from source.
     public var source: String?
+    /// False when the attributes type could not be resolved (e.g. a custom `init(from:)`): `attributes` are then
+    /// not checked.
+    public var attributesChecked: Bool
+    /// False when `ContentState` could not be resolved: `content-state` is then not checked.
+    public var contentStateChecked: Bool
 
     public init(
         attributesType: String, attributes: [SchemaField], contentState: [SchemaField],
-        contentStateType: String = "ContentState", source: String? = nil
+        contentStateType: String = "ContentState", source: String? = nil, attributesChecked: Bool = true,
+        contentStateChecked: Bool = true
     ) {
         self.attributesType = attributesType
         self.attributes = attributes
         self.contentState = contentState
         self.contentStateType = contentStateType
         self.source = source
+        self.attributesChecked = attributesChecked
+        self.contentStateChecked = contentStateChecked
     }
 }

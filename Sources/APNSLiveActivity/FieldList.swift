@@ -50,7 +50,7 @@ extension SchemaField: Codable {
 
 extension ActivitySchema: Codable {
     private enum CodingKeys: String, CodingKey {
-        case attributesType, attributes, contentState, contentStateType, source
+        case attributesType, attributes, contentState, contentStateType, source, attributesChecked, contentStateChecked
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,7 +60,9 @@ extension ActivitySchema: Codable {
             attributes: try container.decodeIfPresent(FieldList.self, forKey: .attributes)?.fields ?? [],
             contentState: try container.decode(FieldList.self, forKey: .contentState).fields,
             contentStateType: try container.decodeIfPresent(String.self, forKey: .contentStateType) ?? "ContentState",
-            source: try container.decodeIfPresent(String.self, forKey: .source))
+            source: try container.decodeIfPresent(String.self, forKey: .source),
+            attributesChecked: try container.decodeIfPresent(Bool.self, forKey: .attributesChecked) ?? true,
+            contentStateChecked: try container.decodeIfPresent(Bool.self, forKey: .contentStateChecked) ?? true)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -70,5 +72,7 @@ extension ActivitySchema: Codable {
         try container.encode(FieldList(contentState), forKey: .contentState)
         try container.encode(contentStateType, forKey: .contentStateType)
         try container.encodeIfPresent(source, forKey: .source)
+        if !attributesChecked { try container.encode(false, forKey: .attributesChecked) }
+        if !contentStateChecked { try container.encode(false, forKey: .contentStateChecked) }
     }
 }

@@ -26,6 +26,12 @@ extension LiveActivityPayloadChecker {
         }
         report.schema = schema
         report.schemaNote = note
+        guard schema.contentStateChecked else {
+            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(
+                "content-state was not checked: \(schema.attributesType).\(schema.contentStateType) could not be "
+                    + "resolved from the Swift sources (see the problems printed at start-up)"))
+            return
+        }
         report.contentStateIssues = ContentStateChecker.check(
             contentState, fields: schema.contentState, path: "content-state")
         appendWarnings(for: report.contentStateIssues, area: .contentState, schema: schema, into: &report)
@@ -61,11 +67,11 @@ extension LiveActivityPayloadChecker {
             return
         }
         report.schema = schema
-        if let attributes = payload.attributes {
+        if let attributes = payload.attributes, schema.attributesChecked {
             report.attributesIssues = ContentStateChecker.check(attributes, fields: schema.attributes, path: "attributes")
             appendWarnings(for: report.attributesIssues, area: .attributes, schema: schema, into: &report)
         }
-        if let contentState = payload.contentState {
+        if let contentState = payload.contentState, schema.contentStateChecked {
             report.contentStateIssues = ContentStateChecker.check(
                 contentState, fields: schema.contentState, path: "content-state")
             appendWarnings(for: report.contentStateIssues, area: .contentState, schema: schema, into: &report)
@@ -83,7 +89,7 @@ extension LiveActivityPayloadChecker {
         if context.schemas.count == 1, let only = context.schemas.first {
             return (only, "checked against \(only.attributesType), the only configured ActivityAttributes type")
         }
-        let ranked = context.schemas.map { schema in
+        let ranked = context.schemas.filter(\.contentStateChecked).map { schema in
             let issues = ContentStateChecker.check(contentState, fields: schema.contentState, path: "content-state")
             return (schema: schema, fatal: issues.filter(\.isFatal).count, unknown: issues.count { $0.kind == .unknownKey })
         }
