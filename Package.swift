@@ -57,7 +57,10 @@ let package = Package(
             dependencies: ["APNSMock", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
-        .testTarget(name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"]),
+        .testTarget(
+            name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore"]),
         .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "APNSCore", "CNative"]),
         .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSAdmin", "APNSCore"]),

@@ -1,0 +1,197 @@
+import APNSCore
+
+/// The device's rules for one push, in order: readable payload → (start) alert, type, attributes, content-state →
+/// (update/end) activity behind the token, priority-10 budget, already ended, older timestamp, content-state →
+/// apply. Sources: A-LA, A-LAUPD, A-LADISP (apns-protocol.md §5.2, §5.3, §7).
+extension LiveActivityDeviceState {
+    mutating func decide(
+        _ push: LiveActivityPush, report: LiveActivityPayloadReport, record: inout TokenRecord, now: Timestamp
+    ) -> Decision {
+        guard let payload = report.payload, let event = payload.event else {
+            let readable: Set<String> = [
+                LiveActivityWarningCode.payloadNotJSON.rawValue, LiveActivityWarningCode.apsMissing.rawValue,
+                LiveActivityWarningCode.eventMissing.rawValue, LiveActivityWarningCode.eventInvalid.rawValue,
+            ]
+            let reason = report.warnings.first { readable.contains($0.code) }?.message ?? "the payload is unreadable"
+            return Decision(outcome: .droppedInvalidPayload, explanation: "dropped: \(reason)")
+        }
+        if event == .start {
+            return start(payload, report: report, record: &record, now: now)
+        }
+        return updateOrEnd(push, event: event, payload: payload, report: report, record: &record, now: now)
+    }
+
+    // MARK: start
+
+    private func start(
+        _ payload: LiveActivityPayload, report: LiveActivityPayloadReport, record: inout TokenRecord, now: Timestamp
+    ) -> Decision {
+        if !payload.hasAlert {
+            return Decision(outcome: .droppedStartWithoutAlert, explanation:
+                "dropped: a push-to-start without aps.alert is silently discarded by the device; add an alert")
+        }
+        guard let typeName = payload.attributesType else {
+            return Decision(outcome: .droppedUnknownAttributesType, explanation:
+                "dropped: the start has no aps.attributes-type, so the device does not know which activity to create")
+        }
+        if !configuration.schemas.isEmpty, report.schema == nil {
+            return Decision(outcome: .droppedUnknownAttributesType, explanation:
+                "dropped: the app has no ActivityAttributes type named \"\(typeName)\" (known: "
+                    + "\(configuration.schemas.map(\.attributesType).joined(separator: ", ")))")
+        }
+        guard let attributes = payload.attributes else {
+            return Decision(outcome: .droppedUndecodableAttributes, explanation:
+                "dropped: the start has no aps.attributes, so \(typeName) cannot be decoded")
+        }
+        if let failure = report.attributesFailure {
+            return Decision(outcome: .droppedUndecodableAttributes, explanation:
+                "dropped: attributes do not decode as \(typeName): \(failure.message)")
+        }
+        guard let contentState = payload.contentState else {
+            return Decision(outcome: .droppedUndecodableContentState, explanation:
+                "dropped: the start has no aps.content-state, so the activity has no initial state")
+        }
+        if let failure = report.contentStateFailure {
+            return Decision(outcome: .droppedUndecodableContentState, explanation:
+                "dropped: content-state does not decode: \(failure.message)")
+        }
+        var activity = ActivitySnapshot(deviceToken: record.snapshot.deviceToken, role: .activity, topic: record.snapshot.topic)
+        activity.attributesType = report.schema?.attributesType ?? typeName
+        activity.attributes = attributes
+        activity.contentState = contentState
+        activity.startSeen = true
+        activity.startedAt = now
+        activity.lastAppliedTimestamp = payload.timestamp
+        activity.relevanceScore = payload.relevanceScore
+        setStaleDate(payload.staleDate, on: &activity, now: now)
+        let checked = report.schema == nil ? " (not checked: no schema configured)" : ""
+        guard configuration.issuesUpdateTokens else {
+            activity.timeline = record.snapshot.timeline
+            activity.issuedUpdateTokens = record.snapshot.issuedUpdateTokens
+            record.snapshot = activity
+            return Decision(outcome: .applied, explanation:
+                "applied: started a \(typeName) activity\(checked); send updates to this same token")
+        }
+        let token = makeUpdateToken().lowercased()
+        activity.deviceToken = token
+        activity.startedByPushToStartToken = record.snapshot.deviceToken
+        record.snapshot.role = .pushToStart
+        record.snapshot.issuedUpdateTokens.append(token)
+        return Decision(
+            outcome: .applied,
+            explanation: "applied: started a \(typeName) activity\(checked); the device issued its update token "
+                + "\(token) (pushTokenUpdates): send update and end pushes there, not to the push-to-start token",
+            startedActivity: TokenRecord(snapshot: activity))
+    }
+
+    // MARK: update and end
+
+    private func updateOrEnd(
+        _ push: LiveActivityPush, event: LiveActivityEvent, payload: LiveActivityPayload,
+        report: LiveActivityPayloadReport, record: inout TokenRecord, now: Timestamp
+    ) -> Decision {
+        if record.snapshot.role == .pushToStart {
+            let issued = record.snapshot.issuedUpdateTokens.last.map { " (latest: \($0))" } ?? ""
+            return Decision(outcome: .ignoredNoActivity, explanation:
+                "ignored: this is a push-to-start token; no activity is bound to it. Send \(event.rawValue) to the "
+                    + "activity's own update token\(issued)")
+        }
+        if record.snapshot.state == nil {
+            record.snapshot.state = .active
+            record.snapshot.startedAt = now
+            record.snapshot.attributesType = report.schema?.attributesType
+            record.snapshot.stateNote = "adopted: the app started this activity; the mock first saw it at "
+                + UTCDateText.format(now)
+        }
+        if let throttled = spendBudget(push, record: &record, now: now) { return throttled }
+        if let phase = record.snapshot.state, phase == .ended || phase == .dismissed {
+            let note = record.snapshot.stateNote.map { " (\($0))" } ?? ""
+            return Decision(outcome: .ignoredAlreadyEnded, explanation:
+                "ignored: the activity is already \(phase.rawValue)\(note); pushes after the end are ignored. Start a new "
+                    + "activity and use its token")
+        }
+        if event == .update, report.isOlderThanApplied {
+            return Decision(outcome: .ignoredOlderTimestamp, explanation:
+                "ignored: aps.timestamp \(payload.timestamp.map(LiveActivityPayloadChecker.formatted) ?? "?") is older "
+                    + "than the last applied update (\(record.snapshot.lastAppliedTimestamp.map(LiveActivityPayloadChecker.formatted) ?? "?")); "
+                    + "send the current time in seconds")
+        }
+        if event == .update, payload.contentState == nil {
+            return Decision(outcome: .droppedUndecodableContentState, explanation:
+                "dropped: the update has no aps.content-state")
+        }
+        if let failure = report.contentStateFailure {
+            return Decision(outcome: .droppedUndecodableContentState, explanation:
+                "dropped: content-state does not decode: \(failure.message)")
+        }
+        return apply(event: event, payload: payload, report: report, record: &record, now: now)
+    }
+
+    /// Priority-10 pushes count against a per-hour budget; priority 5 never does. Over budget → throttled (and
+    /// not counted). Source: A-LA, [DTS] F-747624, F-797554 (apns-protocol.md §7).
+    private func spendBudget(_ push: LiveActivityPush, record: inout TokenRecord, now: Timestamp) -> Decision? {
+        guard push.priority == 10 else { return nil }
+        let hourAgo = now.adding(seconds: -3600)
+        record.priority10Deliveries.removeAll { $0 <= hourAgo }
+        let budget = configuration.effectiveBudgetPerHour
+        guard record.priority10Deliveries.count < budget else {
+            let key = configuration.supportsFrequentUpdates ? "on" : "off"
+            return Decision(outcome: .throttled, explanation:
+                "throttled: \(record.priority10Deliveries.count) priority-10 pushes in the last hour already used the "
+                    + "budget of \(budget)/h (NSSupportsLiveActivitiesFrequentUpdates \(key)); send routine updates "
+                    + "with apns-priority 5 and keep 10 for updates the user must see now")
+        }
+        record.priority10Deliveries.append(now)
+        return nil
+    }
+
+    private func apply(
+        event: LiveActivityEvent, payload: LiveActivityPayload, report: LiveActivityPayloadReport,
+        record: inout TokenRecord, now: Timestamp
+    ) -> Decision {
+        if let contentState = payload.contentState { record.snapshot.contentState = contentState }
+        if let timestamp = payload.timestamp {
+            record.snapshot.lastAppliedTimestamp = max(record.snapshot.lastAppliedTimestamp ?? timestamp, timestamp)
+        }
+        if let score = payload.relevanceScore { record.snapshot.relevanceScore = score }
+        let note = report.schemaNote.map { " (\($0))" } ?? ""
+        if event == .update {
+            record.snapshot.stateNote = nil
+            setStaleDate(payload.staleDate, on: &record.snapshot, now: now)
+            return Decision(outcome: .applied, explanation: "applied: content-state updated\(note)")
+        }
+        record.snapshot.state = .ended
+        record.snapshot.endedAt = now
+        record.snapshot.stateNote = nil
+        if let stale = payload.staleDate { record.snapshot.staleDate = Timestamp(secondsSinceEpoch: stale) }
+        let latest = min(
+            now.adding(seconds: configuration.endedDisplayDuration),
+            (record.snapshot.startedAt ?? now).adding(seconds: configuration.totalLifetime))
+        guard let dismissal = payload.dismissalDate.map({ Timestamp(secondsSinceEpoch: $0) }) else {
+            record.snapshot.dismissAt = latest
+            return Decision(outcome: .applied, explanation:
+                "applied: activity ended\(note); it stays on the Lock Screen until \(UTCDateText.format(latest)) "
+                    + "(the default, up to 4 h)")
+        }
+        if dismissal <= now {
+            record.snapshot.state = .dismissed
+            record.snapshot.dismissAt = now
+            return Decision(outcome: .dismissed, explanation:
+                "dismissed: activity ended and removed at once because dismissal-date is not in the future\(note)")
+        }
+        record.snapshot.dismissAt = min(dismissal, latest)
+        return Decision(outcome: .applied, explanation:
+            "applied: activity ended\(note); removed from the Lock Screen at \(UTCDateText.format(min(dismissal, latest)))")
+    }
+
+    /// `stale-date` replaces the previous one (absent clears it); a past one makes the activity stale at once.
+    private func setStaleDate(_ seconds: Double?, on snapshot: inout ActivitySnapshot, now: Timestamp) {
+        snapshot.staleDate = seconds.map { Timestamp(secondsSinceEpoch: $0) }
+        if let stale = snapshot.staleDate, stale <= now {
+            snapshot.state = .stale
+            snapshot.stateNote = "stale at once: its stale-date \(UTCDateText.format(stale)) is past"
+        } else {
+            snapshot.state = .active
+        }
+    }
+}

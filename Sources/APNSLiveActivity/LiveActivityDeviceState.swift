@@ -1,0 +1,131 @@
+import APNSCore
+
+/// The simulated device's memory as a plain value: per token, the activity it shows and the timeline of pushes.
+/// All rules live here and take time as input; `LiveActivityDevice` only adds a lock around it.
+public struct LiveActivityDeviceState: Sendable {
+    public var configuration: LiveActivityConfiguration
+    private var records: [String: TokenRecord] = [:]
+    /// Tokens in the order first seen, so listings are stable.
+    private var order: [String] = []
+    let makeUpdateToken: @Sendable () -> String
+
+    struct TokenRecord: Sendable {
+        var snapshot: ActivitySnapshot
+        /// Receive times of priority-10 pushes that counted against the budget.
+        var priority10Deliveries: [Timestamp] = []
+    }
+
+    public init(
+        configuration: LiveActivityConfiguration = LiveActivityConfiguration(),
+        makeUpdateToken: @escaping @Sendable () -> String = UpdateTokenGenerator.random
+    ) {
+        self.configuration = configuration
+        self.makeUpdateToken = makeUpdateToken
+    }
+
+    /// The token's activity as of `now` (time limits applied), or nil if the token was never seen.
+    public mutating func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
+        let key = token.lowercased()
+        guard var record = records[key] else { return nil }
+        applyTimeLimits(&record, now: now)
+        records[key] = record
+        return snapshot(record, now: now)
+    }
+
+    /// Every token's activity, in the order the tokens were first seen.
+    public mutating func allActivities(now: Timestamp) -> [ActivitySnapshot] {
+        order.compactMap { activity(token: $0, now: now) }
+    }
+
+    /// Forgets every activity and timeline.
+    public mutating func reset() {
+        records = [:]
+        order = []
+    }
+
+    /// Applies one push and returns what the device did.
+    public mutating func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
+        let key = push.deviceToken.lowercased()
+        var record = records[key] ?? TokenRecord(snapshot: ActivitySnapshot(
+            deviceToken: key, role: .activity, topic: push.topic))
+        applyTimeLimits(&record, now: now)
+        let hasActivity = record.snapshot.state != nil
+        let context = LiveActivityCheckContext(
+            now: now, schemas: configuration.schemas,
+            activityAttributesType: hasActivity ? record.snapshot.attributesType : nil,
+            activityAttributes: hasActivity ? record.snapshot.attributes : nil,
+            lastAppliedTimestamp: hasActivity ? record.snapshot.lastAppliedTimestamp : nil,
+            futureTimestampTolerance: configuration.futureTimestampTolerance)
+        let report = LiveActivityPayloadChecker.check(payload: push.payload, context: context)
+        let decision = decide(push, report: report, record: &record, now: now)
+        let entry = TimelineEntry(
+            receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
+            priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
+            explanation: decision.explanation)
+        record.snapshot.timeline.append(entry)
+        store(record, key: key)
+        var shownKey = key
+        if var started = decision.startedActivity {
+            var copy = entry
+            copy.explanation += " (received on push-to-start token \(key))"
+            started.snapshot.timeline.append(copy)
+            store(started, key: started.snapshot.deviceToken)
+            shownKey = started.snapshot.deviceToken
+        }
+        return LiveActivityResult(
+            outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
+            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken,
+            activity: records[shownKey].map { snapshot($0, now: now) })
+    }
+
+    private static func eventText(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.compactText
+    }
+
+    private mutating func store(_ record: TokenRecord, key: String) {
+        if records[key] == nil { order.append(key) }
+        records[key] = record
+    }
+
+    private func snapshot(_ record: TokenRecord, now: Timestamp) -> ActivitySnapshot {
+        var snapshot = record.snapshot
+        snapshot.priority10PushesInLastHour = record.priority10Deliveries.count { $0 > now.adding(seconds: -3600) }
+        snapshot.budgetPerHour = configuration.effectiveBudgetPerHour
+        return snapshot
+    }
+
+    /// Stale at `stale-date`; ended 8 h after start; gone 12 h after start or at the dismissal time.
+    /// Source: A-LADISP, A-LA (apns-protocol.md §7).
+    func applyTimeLimits(_ record: inout TokenRecord, now: Timestamp) {
+        guard let phase = record.snapshot.state, let started = record.snapshot.startedAt else { return }
+        if phase == .active || phase == .stale {
+            let activeEnd = started.adding(seconds: configuration.activeLifetime)
+            if now >= activeEnd {
+                record.snapshot.state = .ended
+                record.snapshot.endedAt = activeEnd
+                record.snapshot.dismissAt = started.adding(seconds: configuration.totalLifetime)
+                record.snapshot.stateNote = "ended by the \(hours(configuration.activeLifetime))-hour limit at "
+                    + UTCDateText.format(activeEnd)
+            } else if phase == .active, let stale = record.snapshot.staleDate, now >= stale {
+                record.snapshot.state = .stale
+                record.snapshot.stateNote = "stale since its stale-date \(UTCDateText.format(stale))"
+            }
+        }
+        if record.snapshot.state == .ended, let dismissAt = record.snapshot.dismissAt, now >= dismissAt {
+            record.snapshot.state = .dismissed
+            record.snapshot.stateNote = "removed from the Lock Screen at \(UTCDateText.format(dismissAt))"
+        }
+    }
+
+    func hours(_ seconds: Double) -> String {
+        LiveActivityPayloadChecker.formatted(seconds / 3600)
+    }
+
+    struct Decision {
+        var outcome: LiveActivityOutcome
+        var explanation: String
+        /// The activity a push-to-start created under a newly issued update token.
+        var startedActivity: TokenRecord?
+    }
+}

@@ -1,0 +1,145 @@
+import APNSCore
+
+extension LiveActivityPayloadChecker {
+    /// Decodes `attributes` and `content-state` against the app's schema, as the device does.
+    /// Source: A-LA (start needs attributes-type/attributes/content-state; default decoding strategies),
+    /// flutter_live_activities#118 (undecodable content-state dropped after a 200), apns-protocol.md §5.2–5.3.
+    static func checkDecoding(
+        _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
+        into report: inout LiveActivityPayloadReport
+    ) {
+        if event == .start {
+            checkStartDecoding(payload, context: context, into: &report)
+            return
+        }
+        guard let contentState = payload.contentState else {
+            if event == .update {
+                report.warnings.append(LiveActivityWarningCode.contentStateMissing.warning(
+                    "update without aps.content-state: the device has no state to decode and drops it; send the "
+                        + "complete ContentState"))
+            }
+            return
+        }
+        guard let (schema, note) = schemaForUpdate(contentState, context: context) else {
+            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
+            return
+        }
+        report.schema = schema
+        report.schemaNote = note
+        guard schema.contentStateChecked else {
+            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(
+                "content-state was not checked: \(schema.attributesType).\(schema.contentStateType) could not be "
+                    + "resolved from the Swift sources (see the problems printed at start-up)"))
+            return
+        }
+        report.contentStateIssues = ContentStateChecker.check(
+            contentState, fields: schema.contentState, path: "content-state")
+        appendWarnings(for: report.contentStateIssues, area: .contentState, schema: schema, into: &report)
+    }
+
+    private static func checkStartDecoding(
+        _ payload: LiveActivityPayload, context: LiveActivityCheckContext, into report: inout LiveActivityPayloadReport
+    ) {
+        if payload.contentState == nil {
+            report.warnings.append(LiveActivityWarningCode.contentStateMissing.warning(
+                "start without aps.content-state: the device cannot create the activity without its initial state"))
+        }
+        guard let typeName = payload.attributesType else {
+            let sent = payload.aps["attributes-type"].map { " (it is \($0.typeDescription))" } ?? ""
+            report.warnings.append(LiveActivityWarningCode.attributesTypeMissing.warning(
+                "start without a string aps.attributes-type\(sent): name the ActivityAttributes struct, e.g. "
+                    + "\"\(context.schemas.first?.attributesType ?? "DeliveryAttributes")\"; the device cannot start it"))
+            return
+        }
+        if payload.attributes == nil {
+            report.warnings.append(LiveActivityWarningCode.attributesMissing.warning(
+                "start without aps.attributes: push-to-start needs the static attributes of \(typeName)"))
+        }
+        guard !context.schemas.isEmpty else {
+            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
+            return
+        }
+        guard let schema = schema(named: typeName, in: context.schemas) else {
+            let known = context.schemas.map(\.attributesType).joined(separator: ", ")
+            report.warnings.append(LiveActivityWarningCode.attributesTypeUnknown.warning(
+                "aps.attributes-type \"\(typeName)\" is not an ActivityAttributes type of the app (known: \(known)); "
+                    + "the device cannot start it. The name must match the Swift struct exactly"))
+            return
+        }
+        report.schema = schema
+        if let attributes = payload.attributes, schema.attributesChecked {
+            report.attributesIssues = ContentStateChecker.check(attributes, fields: schema.attributes, path: "attributes")
+            appendWarnings(for: report.attributesIssues, area: .attributes, schema: schema, into: &report)
+        }
+        if let contentState = payload.contentState, schema.contentStateChecked {
+            report.contentStateIssues = ContentStateChecker.check(
+                contentState, fields: schema.contentState, path: "content-state")
+            appendWarnings(for: report.contentStateIssues, area: .contentState, schema: schema, into: &report)
+        }
+    }
+
+    /// The schema an update is checked against: the activity's own type when the device knows it, else the only
+    /// configured type, else the configured type that decodes this content-state (reported in the note).
+    static func schemaForUpdate(
+        _ contentState: JSONValue, context: LiveActivityCheckContext
+    ) -> (ActivitySchema, String?)? {
+        if let known = context.activityAttributesType {
+            return schema(named: known, in: context.schemas).map { ($0, nil) }
+        }
+        if context.schemas.count == 1, let only = context.schemas.first {
+            return (only, "checked against \(only.attributesType), the only configured ActivityAttributes type")
+        }
+        let ranked = context.schemas.filter(\.contentStateChecked).map { schema in
+            let issues = ContentStateChecker.check(contentState, fields: schema.contentState, path: "content-state")
+            return (schema: schema, fatal: issues.filter(\.isFatal).count, unknown: issues.count { $0.kind == .unknownKey })
+        }
+        guard let best = ranked.min(by: { ($0.fatal, $0.unknown) < ($1.fatal, $1.unknown) }) else { return nil }
+        let note = best.fatal == 0
+            ? "the mock did not see this activity start; checked against \(best.schema.attributesType), whose "
+                + "ContentState this content-state decodes as"
+            : "the mock did not see this activity start and no configured type decodes this content-state; "
+                + "closest is \(best.schema.attributesType)"
+        return (best.schema, note)
+    }
+
+    static func schema(named name: String, in schemas: [ActivitySchema]) -> ActivitySchema? {
+        schemas.first { $0.attributesType == name }
+            ?? schemas.first { $0.attributesType.split(separator: ".").last.map(String.init) == name }
+    }
+
+    private static func uncheckedReason(_ context: LiveActivityCheckContext) -> String {
+        if context.schemas.isEmpty {
+            return "content-state was not checked: no ActivityAttributes schemas are configured; start the mock with "
+                + "--activity-source PATH (the app's Swift files) or declare the schema in the config file"
+        }
+        return "content-state was not checked: the activity's type \(context.activityAttributesType ?? "?") has no "
+            + "configured schema (known: \(context.schemas.map(\.attributesType).joined(separator: ", ")))"
+    }
+
+    enum DecodedArea {
+        case attributes, contentState
+    }
+
+    private static func appendWarnings(
+        for issues: [DecodeIssue], area: DecodedArea, schema: ActivitySchema, into report: inout LiveActivityPayloadReport
+    ) {
+        let typeName = area == .attributes ? schema.attributesType : "\(schema.attributesType).\(schema.contentStateType)"
+        for issue in issues {
+            let code: LiveActivityWarningCode
+            var message = issue.message
+            switch (issue.kind, area) {
+            case (.unknownKey, .attributes): code = .attributesUnknownKey
+            case (.unknownKey, .contentState): code = .contentStateUnknownKey
+            case (.unixEpochDate, .attributes): code = .attributesUnixDate
+            case (.unixEpochDate, .contentState): code = .contentStateUnixDate
+            case (_, .attributes):
+                code = .attributesInvalid
+                message += "; \(typeName) does not decode, so the device cannot start the activity"
+            case (_, .contentState):
+                code = .contentStateInvalid
+                message += "; \(typeName) does not decode, so the device drops the whole push (APNs still says 200)"
+            }
+            report.warnings.append(code.warning(message))
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import APNSCore
+
+/// Checks a `liveactivity` push body for everything the device would do differently from what the sender
+/// expects. APNs itself does not look inside `aps` for Live Activities and answers 200 (apns-protocol.md §5.1,
+/// §5.3, §7); these are warnings for the delivery record. Rules are applied in this order: JSON and `aps`, `event`,
+/// `timestamp`, dates and scores, per-event keys, decoding against the schema, sizes.
+public enum LiveActivityPayloadChecker {
+    /// The APNs limit for every device push except VoIP. Source: A-SEND, A-GEN (apns-protocol.md §5.1).
+    public static let payloadLimit = 4096
+    /// "Static and dynamic data … can't exceed a combined size of 4 KB". Source: A-LADISP, A-LAUPD (§5.1).
+    public static let activityDataLimit = 4096
+    /// A UNIX time beyond this (year 5138) is taken to be milliseconds.
+    public static let millisecondThreshold: Double = 100_000_000_000
+
+    /// Keys Apple documents inside `aps`. Source: A-GEN Table 1 (apns-protocol.md §5.2).
+    public static let knownAPSKeys: Set<String> = [
+        "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
+        "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "stale-date",
+        "content-state", "timestamp", "event", "dismissal-date", "attributes-type", "attributes",
+        "input-push-token", "input-push-channel",
+    ]
+
+    public static func check(payload bytes: [UInt8], context: LiveActivityCheckContext) -> LiveActivityPayloadReport {
+        var report = LiveActivityPayloadReport()
+        if bytes.count > payloadLimit {
+            report.warnings.append(LiveActivityWarningCode.payloadTooLarge.warning(
+                "payload is \(bytes.count) bytes, over the \(payloadLimit)-byte limit: real APNs answers 413 "
+                    + "PayloadTooLarge and nothing reaches the device; shrink content-state"))
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            report.warnings.append(LiveActivityWarningCode.payloadNotJSON.warning(
+                "body is not JSON (\(error.description)): the device cannot read it"))
+            return report
+        }
+        guard let payload = LiveActivityPayload(payload: json) else {
+            report.warnings.append(LiveActivityWarningCode.apsMissing.warning(
+                "body has no \"aps\" object: a Live Activity push carries its event, timestamp and content-state in aps"))
+            return report
+        }
+        report.payload = payload
+        checkUnknownKeys(payload, into: &report)
+        guard checkEvent(payload, into: &report), let event = payload.event else { return report }
+        checkTimestamp(payload, event: event, context: context, into: &report)
+        checkDates(payload, event: event, context: context, into: &report)
+        checkEventKeys(payload, event: event, into: &report)
+        checkDecoding(payload, event: event, context: context, into: &report)
+        checkCombinedSize(payload, event: event, context: context, into: &report)
+        return report
+    }
+
+    private static func checkUnknownKeys(_ payload: LiveActivityPayload, into report: inout LiveActivityPayloadReport) {
+        guard case .object(let members) = payload.aps else { return }
+        for member in members where !knownAPSKeys.contains(member.key) {
+            let suggestion = knownAPSKeys.min { editDistance(member.key, $0) < editDistance(member.key, $1) }
+                .flatMap { editDistance(member.key, $0) <= 2 ? " Did you mean \"\($0)\"?" : nil } ?? ""
+            report.warnings.append(LiveActivityWarningCode.apsUnknownKey.warning(
+                "aps.\(member.key) is not an aps key; the device ignores it (custom keys belong beside aps).\(suggestion)"))
+        }
+    }
+
+    private static func checkEvent(_ payload: LiveActivityPayload, into report: inout LiveActivityPayloadReport) -> Bool {
+        guard let raw = payload.aps["event"] else {
+            report.warnings.append(LiveActivityWarningCode.eventMissing.warning(
+                "aps.event is missing: send \"start\", \"update\" or \"end\"; the device drops the push"))
+            return false
+        }
+        guard payload.event != nil else {
+            report.warnings.append(LiveActivityWarningCode.eventInvalid.warning(
+                "aps.event is \(raw.compactText): it must be \"start\", \"update\" or \"end\" (lower case); the "
+                    + "device drops the push"))
+            return false
+        }
+        return true
+    }
+
+    private static func checkTimestamp(
+        _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
+        into report: inout LiveActivityPayloadReport
+    ) {
+        let nowSeconds = Int64(context.now.secondsSinceEpoch)
+        guard let raw = payload.aps["timestamp"] else {
+            report.warnings.append(LiveActivityWarningCode.timestampMissing.warning(
+                "aps.timestamp is missing: set it to the current UNIX time in seconds (e.g. \(nowSeconds)) so the "
+                    + "device can order updates and ignore stale ones"))
+            return
+        }
+        guard let timestamp = payload.timestamp else {
+            report.warnings.append(LiveActivityWarningCode.timestampNotNumber.warning(
+                "aps.timestamp is \(raw.typeDescription): it must be a number of seconds since 1970 (e.g. \(nowSeconds))"))
+            return
+        }
+        if timestamp >= millisecondThreshold {
+            report.warnings.append(LiveActivityWarningCode.timestampMilliseconds.warning(
+                "aps.timestamp \(raw.compactText) is in milliseconds: send seconds since 1970 (\(Int64(timestamp / 1000))). "
+                    + "Once applied, every later update with a correct timestamp looks older and is ignored"))
+        } else if timestamp > context.now.secondsSinceEpoch + context.futureTimestampTolerance {
+            let hours = (timestamp - context.now.secondsSinceEpoch) / 3600
+            report.warnings.append(LiveActivityWarningCode.timestampFuture.warning(
+                "aps.timestamp \(raw.compactText) (\(UTCDateText.format(unixSeconds: timestamp))) is "
+                    + "\(formatted(hours)) h in the future: a device may drop it, and once applied every honest update "
+                    + "looks older and is ignored; send the current time (\(nowSeconds))"))
+        }
+        if event != .start, let last = context.lastAppliedTimestamp, timestamp < last {
+            report.isOlderThanApplied = true
+            let effect = event == .end
+                ? "an end with an older timestamp has been observed to apply anyway (forum 776165), but do not rely on it"
+                : "the device ignores this \(event.rawValue) (A-LAUPD)"
+            report.warnings.append(LiveActivityWarningCode.timestampOlderThanApplied.warning(
+                "aps.timestamp \(raw.compactText) is older than the last applied update (\(formatted(last))): \(effect)"))
+        }
+    }
+
+    private static func checkDates(
+        _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
+        into report: inout LiveActivityPayloadReport
+    ) {
+        if let raw = payload.aps["stale-date"] {
+            if let stale = checkUnixSeconds(raw, key: "stale-date", notNumber: .staleDateNotNumber,
+                                            milliseconds: .staleDateMilliseconds, into: &report),
+               stale < context.now.secondsSinceEpoch {
+                report.warnings.append(LiveActivityWarningCode.staleDatePast.warning(
+                    "aps.stale-date \(raw.compactText) (\(UTCDateText.format(unixSeconds: stale))) is already past: "
+                        + "the activity is shown as stale at once; send a future time or omit it"))
+            }
+        }
+        if let raw = payload.aps["dismissal-date"] {
+            _ = checkUnixSeconds(raw, key: "dismissal-date", notNumber: .dismissalDateNotNumber,
+                                 milliseconds: .dismissalDateMilliseconds, into: &report)
+            if event != .end {
+                report.warnings.append(LiveActivityWarningCode.dismissalDateWithoutEnd.warning(
+                    "aps.dismissal-date only takes effect with event \"end\"; on \(event.rawValue) it is ignored"))
+            }
+        }
+        if let raw = payload.aps["relevance-score"], payload.relevanceScore == nil {
+            report.warnings.append(LiveActivityWarningCode.relevanceScoreNotNumber.warning(
+                "aps.relevance-score is \(raw.typeDescription): it must be a number (e.g. 25, 50, 100); the highest "
+                    + "score wins the Dynamic Island"))
+        }
+    }
+
+    /// Reads a UNIX-seconds date key, warning when it is not a number or is in milliseconds.
+    private static func checkUnixSeconds(
+        _ raw: JSONValue, key: String, notNumber: LiveActivityWarningCode, milliseconds: LiveActivityWarningCode,
+        into report: inout LiveActivityPayloadReport
+    ) -> Double? {
+        guard let seconds = raw.doubleValue else {
+            report.warnings.append(notNumber.warning(
+                "aps.\(key) is \(raw.typeDescription): it must be a number of seconds since 1970"))
+            return nil
+        }
+        if seconds >= millisecondThreshold {
+            report.warnings.append(milliseconds.warning(
+                "aps.\(key) \(raw.compactText) is in milliseconds: send seconds since 1970 (\(Int64(seconds / 1000)))"))
+            return seconds / 1000
+        }
+        return seconds
+    }
+
+    private static func checkEventKeys(
+        _ payload: LiveActivityPayload, event: LiveActivityEvent, into report: inout LiveActivityPayloadReport
+    ) {
+        if event == .start {
+            if !payload.hasAlert {
+                report.warnings.append(LiveActivityWarningCode.alertMissing.warning(
+                    "start without aps.alert: APNs answers 200 but the device silently drops a push-to-start that has "
+                        + "no alert; add {\"title\": …, \"body\": …}"))
+            }
+            if payload.hasInputPushToken, payload.aps["input-push-channel"] != nil {
+                report.warnings.append(LiveActivityWarningCode.inputPushBoth.warning(
+                    "aps has both input-push-token and input-push-channel: they are mutually exclusive (device log "
+                        + "\"Incoming message contains two forms of push input\"); send one"))
+            }
+        } else {
+            for key in ["attributes-type", "attributes"] where payload.aps[key] != nil {
+                report.warnings.append(LiveActivityWarningCode.attributesIgnored.warning(
+                    "aps.\(key) is only read on start; on \(event.rawValue) the device ignores it (static attributes "
+                        + "cannot change)"))
+            }
+            for key in ["input-push-token", "input-push-channel"] where payload.aps[key] != nil {
+                report.warnings.append(LiveActivityWarningCode.inputPushNotStart.warning(
+                    "aps.\(key) is only read on start; on \(event.rawValue) it is ignored"))
+            }
+        }
+    }
+
+    private static func checkCombinedSize(
+        _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
+        into report: inout LiveActivityPayloadReport
+    ) {
+        let staticData = event == .start ? payload.attributes : context.activityAttributes
+        let staticBytes = staticData?.compactByteCount ?? 0
+        let dynamicBytes = payload.contentState?.compactByteCount ?? 0
+        if staticBytes + dynamicBytes > activityDataLimit {
+            report.warnings.append(LiveActivityWarningCode.activityDataTooLarge.warning(
+                "static attributes (\(staticBytes) bytes) + content-state (\(dynamicBytes) bytes) exceed ActivityKit's "
+                    + "combined \(activityDataLimit)-byte limit (A-LADISP): the device drops the update; send less data "
+                    + "and fetch the rest in the app"))
+        }
+    }
+
+    static func formatted(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String((value * 10).rounded() / 10)
+    }
+
+    /// Levenshtein distance, for "did you mean" on misspelt aps keys (kalyke sends `state-date`, §5.3).
+    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let left = Array(lhs), right = Array(rhs)
+        var previous = Array(0...right.count)
+        for (i, leftChar) in left.enumerated() {
+            var current = [i + 1]
+            for (j, rightChar) in right.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (leftChar == rightChar ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[right.count]
+    }
+}

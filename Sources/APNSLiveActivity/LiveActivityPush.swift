@@ -1,0 +1,20 @@
+/// A `liveactivity` push as the simulated device receives it (after APNs accepted it with 200).
+public struct LiveActivityPush: Sendable, Hashable {
+    /// The hex token from `:path`: an activity's update token or a push-to-start token.
+    public var deviceToken: String
+    /// `apns-topic`, the bundle ID with `.push-type.liveactivity`.
+    public var topic: String
+    /// `apns-priority`; 10 when the header was omitted (A-SEND). Only 10 counts against the budget (A-LA).
+    public var priority: Int
+    /// The `apns-id` APNs answered with, so timelines match delivery records.
+    public var apnsID: String
+    public var payload: [UInt8]
+
+    public init(deviceToken: String, topic: String, priority: Int = 10, apnsID: String, payload: [UInt8]) {
+        self.deviceToken = deviceToken
+        self.topic = topic
+        self.priority = priority
+        self.apnsID = apnsID
+        self.payload = payload
+    }
+}

@@ -1,0 +1,48 @@
+import APNSCore
+
+/// Renders instants as `2057-01-22T11:33:47Z` without a calendar object, so messages can show far-off years
+/// (a millisecond value read as seconds lands in year 55 000) exactly.
+enum UTCDateText {
+    /// Seconds between 1970-01-01 and 2001-01-01, the offset between Unix time and `Date`'s reference date.
+    /// Source: A-JSONDEC, apns-protocol.md §5.3.
+    static let referenceDateOffset: Double = 978_307_200
+
+    static func format(unixSeconds: Double) -> String {
+        guard unixSeconds.isFinite, abs(unixSeconds) < 1e15 else { return "an unrepresentable date" }
+        let whole = Int64(unixSeconds.rounded(.down))
+        let days = whole.floorDivided(by: 86_400)
+        let secondOfDay = whole - days * 86_400
+        let (year, month, day) = civilDate(daysSinceUnixEpoch: days)
+        return "\(year)-\(twoDigits(month))-\(twoDigits(day))T\(twoDigits(secondOfDay / 3600)):"
+            + "\(twoDigits(secondOfDay / 60 % 60)):\(twoDigits(secondOfDay % 60))Z"
+    }
+
+    static func format(_ timestamp: Timestamp) -> String {
+        format(unixSeconds: timestamp.secondsSinceEpoch)
+    }
+
+    /// Proleptic Gregorian date from a day count (the era-based method: 400-year eras of 146 097 days).
+    private static func civilDate(daysSinceUnixEpoch days: Int64) -> (Int64, Int64, Int64) {
+        let shifted = days + 719_468
+        let era = shifted.floorDivided(by: 146_097)
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    private static func twoDigits(_ value: Int64) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+}
+
+extension Int64 {
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
