@@ -18,13 +18,16 @@ final class MockAdminBackend: AdminBackend {
     let scripted: ScriptedAnswers
     let liveActivities: LiveActivityService?
     let metrics: Metrics
+    let clock: any WallClock
     let started = Date()
     let summary: @Sendable () -> [String: Any]
 
     init(
         tokens: DeviceTokenRegistry, keys: SigningKeyRegistry?, scripted: ScriptedAnswers,
-        liveActivities: LiveActivityService?, metrics: Metrics, summary: @escaping @Sendable () -> [String: Any]
+        liveActivities: LiveActivityService?, metrics: Metrics, clock: any WallClock,
+        summary: @escaping @Sendable () -> [String: Any]
     ) {
+        self.clock = clock
         self.tokens = tokens
         self.keys = keys
         self.scripted = scripted
@@ -42,11 +45,11 @@ final class MockAdminBackend: AdminBackend {
     }
 
     func activitiesJSON() -> Data {
-        liveActivities?.activitiesJSON() ?? Data(#"{"activities":[]}"#.utf8)
+        liveActivities?.activitiesJSON(now: clock.now()) ?? Data(#"{"activities":[]}"#.utf8)
     }
 
     func activityJSON(token: String) -> Data? {
-        liveActivities?.activityJSON(token: token)
+        liveActivities?.activityJSON(token: token, now: clock.now())
     }
 
     func metricsText() -> String { metrics.prometheusText() }

@@ -1,5 +1,7 @@
 import APNSAdmin
 import APNSCore
+import APNSLiveActivity
+import ActivitySourceParser
 import APNSStore
 import APNSTransport
 import Foundation
@@ -12,6 +14,10 @@ public final class MockServer: Sendable {
     let authentication: AuthenticationService?
     let scripted: ScriptedAnswers
     let store: any DeliveryStore
+    let liveActivities: LiveActivityService
+    /// What reading the `ActivityAttributes` sources found (types it could not resolve are reported, not guessed).
+    public let activitySourceProblems: [String]
+    public let activitySchemaNames: [String]
     let transport: HTTP2Server
     let metrics = Metrics()
     let admin: AdminServer?
@@ -33,9 +39,22 @@ public final class MockServer: Sendable {
             store = InMemoryDeliveryStore(retention: retention, clock: clock)
         }
 
+        let schemas = try Self.activitySchemas(configuration.liveActivities)
+        activitySourceProblems = schemas.problems
+        activitySchemaNames = schemas.schemas.map(\.attributesType)
+        let defaults = LiveActivityConfiguration()
+        let settings = configuration.liveActivities
+        liveActivities = LiveActivityService(
+            device: LiveActivityDevice(configuration: LiveActivityConfiguration(
+                schemas: schemas.schemas,
+                priority10BudgetPerHour: settings.budgetPerHour ?? defaults.priority10BudgetPerHour,
+                supportsFrequentUpdates: settings.frequentUpdates ?? false,
+                issuesUpdateTokens: settings.issueUpdateTokens ?? false)),
+            strict: settings.strict ?? false)
+
         let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)
         let application = PushApplication(
-            validator: validator, authentication: authentication, scripted: scripted, liveActivities: nil,
+            validator: validator, authentication: authentication, scripted: scripted, liveActivities: liveActivities,
             recorder: DeliveryRecorder(store: store, metrics: metrics), clock: clock)
 
         var listeners: [ListenerConfiguration] = []
@@ -65,8 +84,8 @@ public final class MockServer: Sendable {
                 "dataDir": configuration.dataDir ?? "in-memory",
             ]
             let backend = MockAdminBackend(
-                tokens: tokens, keys: authentication?.registry, scripted: scripted, liveActivities: nil,
-                metrics: metrics, summary: { summary })
+                tokens: tokens, keys: authentication?.registry, scripted: scripted, liveActivities: liveActivities,
+                metrics: metrics, clock: clock, summary: { summary })
             admin = try AdminServer(
                 host: configuration.admin.host, port: adminPort, bearerToken: configuration.admin.token, store: store,
                 backend: backend)
@@ -92,6 +111,36 @@ public final class MockServer: Sendable {
         transport.shutdown(gracePeriod: gracePeriod)
         admin?.stop()
         store.close()
+    }
+
+    /// Schemas from the app's Swift sources (`--activity-source`) and from JSON schema files (`--activity-schema`:
+    /// one schema object or an array of them; docs/live-activities.md).
+    static func activitySchemas(_ settings: MockConfiguration.LiveActivitySettings) throws -> (schemas: [ActivitySchema], problems: [String]) {
+        var schemas: [ActivitySchema] = []
+        var problems: [String] = []
+        if !settings.sources.isEmpty {
+            let parsed = try ActivitySourceParser.parse(paths: settings.sources)
+            schemas += parsed.schemas
+            problems += parsed.problems
+        }
+        for path in settings.schemaFiles {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw ConfigurationError.invalid(path: path, detail: "cannot read the Live Activity schema file: \(error.localizedDescription)")
+            }
+            do {
+                if let many = try? JSONDecoder().decode([ActivitySchema].self, from: data) {
+                    schemas += many
+                } else {
+                    schemas.append(try JSONDecoder().decode(ActivitySchema.self, from: data))
+                }
+            } catch let error as DecodingError {
+                throw ConfigurationError.invalid(path: path, detail: MockConfiguration.describe(error))
+            }
+        }
+        return (schemas, problems)
     }
 
     static func ruleConfiguration(_ configuration: MockConfiguration) throws -> RuleConfiguration {

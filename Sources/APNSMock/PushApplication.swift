@@ -68,10 +68,11 @@ final class PushConnection: HTTP2ConnectionHandler {
             }
         }
 
+        let apnsID = ApnsID.resolve(requestValue: request.value("apns-id"))
         var liveActivity: LiveActivityOutcome?
         if scriptedAnswer == nil, verdict.isAccepted, verdict.pushType == .liveactivity,
            let service = application.liveActivities {
-            let result = service.receive(request: request, verdict: verdict, now: now)
+            let result = service.receive(request: request, verdict: verdict, now: now, apnsID: apnsID)
             liveActivity = result.outcome
             verdict.warnings += result.warnings
             if let strict = result.strictAnswer {
@@ -86,7 +87,6 @@ final class PushConnection: HTTP2ConnectionHandler {
         }
 
         let environment = verdict.environment
-        let apnsID = ApnsID.resolve(requestValue: request.value("apns-id"))
         let uniqueID = environment == .development ? ApnsID.newUniqueID() : nil
         let response = verdict.response(apnsID: apnsID, uniqueID: uniqueID)
         let latency = Int64(DispatchTime.now().uptimeNanoseconds - started) / 1000

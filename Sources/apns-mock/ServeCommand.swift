@@ -82,6 +82,13 @@ struct ServeCommand: ParsableCommand {
         let server = try MockServer(configuration: configuration)
         let announcement = try server.start()
         FileHandle.standardOutput.write(Data((announcement.line() + "\n").utf8))
+        if !server.activitySchemaNames.isEmpty {
+            FileHandle.standardError.write(Data(
+                "apns-mock: Live Activity schemas: \(server.activitySchemaNames.joined(separator: ", "))\n".utf8))
+        }
+        for problem in server.activitySourceProblems {
+            FileHandle.standardError.write(Data("apns-mock: activity source: \(problem)\n".utf8))
+        }
         let signal = SignalWaiter.wait()
         FileHandle.standardError.write(Data("apns-mock: signal \(signal), shutting down gracefully\n".utf8))
         server.shutdown()
