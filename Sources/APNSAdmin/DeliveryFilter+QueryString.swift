@@ -50,7 +50,11 @@ extension DeliveryFilter {
 
     /// Milliseconds since the epoch, or ISO 8601 (`2026-01-01T10:00:00Z`, fractional seconds allowed).
     public static func parseTime(_ value: String, name: String) throws(AdminParameterError) -> Timestamp {
-        if let millis = Int64(value) { return Timestamp(nanosecondsSinceEpoch: millis * 1_000_000) }
+        if let millis = Int64(value) {
+            // Saturate: the value comes from the query string.
+            let (nanoseconds, overflow) = millis.multipliedReportingOverflow(by: 1_000_000)
+            return Timestamp(nanosecondsSinceEpoch: overflow ? (millis > 0 ? .max : .min) : nanoseconds)
+        }
         for style in [Date.ISO8601FormatStyle(), Date.ISO8601FormatStyle(includingFractionalSeconds: true)] {
             if let date = try? style.parse(value) { return Timestamp(secondsSinceEpoch: date.timeIntervalSince1970) }
         }

@@ -10,8 +10,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable {
         self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
     }
 
+    /// Saturates instead of trapping: times come from untrusted payloads (a millisecond `aps.timestamp` read as
+    /// seconds is far beyond what nanoseconds in an Int64 can hold), and bad input must never stop the server.
     public init(secondsSinceEpoch: Double) {
-        self.nanosecondsSinceEpoch = Int64(secondsSinceEpoch * 1_000_000_000)
+        self.nanosecondsSinceEpoch = Self.saturatingNanoseconds(secondsSinceEpoch)
+    }
+
+    static func saturatingNanoseconds(_ seconds: Double) -> Int64 {
+        let nanoseconds = seconds * 1_000_000_000
+        if nanoseconds.isNaN { return 0 }
+        if nanoseconds >= 9.2e18 { return .max }
+        if nanoseconds <= -9.2e18 { return .min }
+        return Int64(nanoseconds)
     }
 
     public static let zero = Timestamp(nanosecondsSinceEpoch: 0)
@@ -20,7 +30,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable {
     public var millisecondsSinceEpoch: Int64 { nanosecondsSinceEpoch / 1_000_000 }
 
     public func adding(seconds: Double) -> Timestamp {
-        Timestamp(nanosecondsSinceEpoch: nanosecondsSinceEpoch + Int64(seconds * 1_000_000_000))
+        let (sum, overflow) = nanosecondsSinceEpoch.addingReportingOverflow(Self.saturatingNanoseconds(seconds))
+        if overflow { return Timestamp(nanosecondsSinceEpoch: seconds > 0 ? .max : .min) }
+        return Timestamp(nanosecondsSinceEpoch: sum)
     }
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {

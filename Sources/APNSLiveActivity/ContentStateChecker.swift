@@ -190,12 +190,12 @@ public enum ContentStateChecker {
         let decoded = UTCDateText.format(unixSeconds: seconds + UTCDateText.referenceDateOffset)
         let offset = Int64(UTCDateText.referenceDateOffset)
         if seconds >= millisecondDateThreshold {
-            let fixed = Int64(seconds / 1000) - offset
+            let fixed = Int64(saturating: seconds / 1000) &- offset
             return DecodeIssue(kind: .unixEpochDate, path: path, message:
                 "\(path) decodes as \(decoded): it looks like Unix milliseconds, but ActivityKit reads seconds since "
                     + "2001-01-01; divide by 1000 and subtract \(offset) (send \(fixed))")
         }
-        let fixed = Int64(seconds) - offset
+        let fixed = Int64(saturating: seconds) &- offset
         return DecodeIssue(kind: .unixEpochDate, path: path, message:
             "\(path): this date decodes as \(decoded); ActivityKit reads seconds since 2001-01-01, not since 1970: "
                 + "subtract \(offset) (send \(fixed)), or encode Date with timeIntervalSinceReferenceDate")

@@ -80,7 +80,7 @@ public enum LiveActivityPayloadChecker {
         _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
         into report: inout LiveActivityPayloadReport
     ) {
-        let nowSeconds = Int64(context.now.secondsSinceEpoch)
+        let nowSeconds = Int64(saturating: context.now.secondsSinceEpoch)
         guard let raw = payload.aps["timestamp"] else {
             report.warnings.append(LiveActivityWarningCode.timestampMissing.warning(
                 "aps.timestamp is missing: set it to the current UNIX time in seconds (e.g. \(nowSeconds)) so the "
@@ -94,7 +94,7 @@ public enum LiveActivityPayloadChecker {
         }
         if timestamp >= millisecondThreshold {
             report.warnings.append(LiveActivityWarningCode.timestampMilliseconds.warning(
-                "aps.timestamp \(raw.compactText) is in milliseconds: send seconds since 1970 (\(Int64(timestamp / 1000))). "
+                "aps.timestamp \(raw.compactText) is in milliseconds: send seconds since 1970 (\(Int64(saturating: timestamp / 1000))). "
                     + "Once applied, every later update with a correct timestamp looks older and is ignored"))
         } else if timestamp > context.now.secondsSinceEpoch + context.futureTimestampTolerance {
             let hours = (timestamp - context.now.secondsSinceEpoch) / 3600
@@ -153,7 +153,7 @@ public enum LiveActivityPayloadChecker {
         }
         if seconds >= millisecondThreshold {
             report.warnings.append(milliseconds.warning(
-                "aps.\(key) \(raw.compactText) is in milliseconds: send seconds since 1970 (\(Int64(seconds / 1000)))"))
+                "aps.\(key) \(raw.compactText) is in milliseconds: send seconds since 1970 (\(Int64(saturating: seconds / 1000)))"))
             return seconds / 1000
         }
         return seconds

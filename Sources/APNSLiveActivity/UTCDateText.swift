@@ -9,7 +9,7 @@ enum UTCDateText {
 
     static func format(unixSeconds: Double) -> String {
         guard unixSeconds.isFinite, abs(unixSeconds) < 1e15 else { return "an unrepresentable date" }
-        let whole = Int64(unixSeconds.rounded(.down))
+        let whole = Int64(saturating: unixSeconds.rounded(.down))
         let days = whole.floorDivided(by: 86_400)
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilDate(daysSinceUnixEpoch: days)

@@ -86,3 +86,35 @@ def test_clients_vanishing_mid_request_lose_nothing_that_was_answered(server):
         client.request(f"/3/device/{DEVICE}", headers, b'{"aps":{"alert":', end_stream=False)
         client.sock.close()
     assert still_serving(server)
+
+
+def test_absurd_numbers_in_tokens_and_payloads_do_not_stop_the_server(start_server):
+    import pathlib
+    source = pathlib.Path(__file__).resolve().parents[2] / "Tests" / "APNSLiveActivityTests" / "Fixtures" / "DeliveryAttributes.swift"
+    server = start_server("--activity-source", str(source))
+    client = H2Client(server.tls_port, ca=server.ca_path)
+    token = pyjwt_token()
+    huge = 1e300
+    payloads = [
+        {"aps": {"timestamp": huge, "event": "update", "content-state": {"etaDate": huge, "progress": huge}}},
+        {"aps": {"timestamp": -huge, "event": "end", "dismissal-date": huge, "stale-date": -huge, "content-state": {}}},
+        {"aps": {"timestamp": 1767225600000, "event": "start", "attributes-type": "DeliveryAttributes",
+                 "attributes": {"createdAt": huge}, "content-state": {}, "alert": "x", "relevance-score": huge}},
+        {"aps": {"alert": "x", "stale-date": 1e200, "timestamp": 99999999999999999999999}},
+    ]
+    for number, payload in enumerate(payloads):
+        headers = [("authorization", f"bearer {token}"), ("apns-topic", "com.example.app.push-type.liveactivity"),
+                   ("apns-push-type", "liveactivity"), ("apns-expiration", "99999999999999999999")]
+        response = client.response(client.request("/3/device/" + "b2" * 80, headers, json.dumps(payload).encode()))
+        assert response.status in (200, 400), (number, response.status, response.body)
+    client.close()
+    for iat in [1e300, -1e300, "1e300", 10**30]:
+        import jwt as pyjwt
+        from helpers.tokens import KEY_ID, KEY_PATH, TEAM_ID
+        forged = pyjwt.encode({"iss": TEAM_ID, "iat": iat}, KEY_PATH.read_text(), algorithm="ES256", headers={"kid": KEY_ID})
+        other = H2Client(server.tls_port, ca=server.ca_path)
+        headers = [("authorization", f"bearer {forged}"), ("apns-topic", BUNDLE), ("apns-push-type", "alert")]
+        response = other.response(other.request(f"/3/device/{DEVICE}", headers, b'{"aps":{"alert":"x"}}'))
+        assert response.status == 403, (iat, response.status, response.body)
+        other.close()
+    assert still_serving(server)

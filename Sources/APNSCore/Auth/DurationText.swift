@@ -1,7 +1,7 @@
 /// Durations as people read them in explanations: `45 s`, `12 min 5 s`, `2 h 3 min`.
 enum DurationText {
     static func describe(seconds: Double) -> String {
-        let total = Int64(seconds.magnitude.rounded(.down))
+        let total = Int64(saturating: seconds.magnitude.rounded(.down))
         let hours = total / 3600
         let minutes = (total % 3600) / 60
         let rest = total % 60

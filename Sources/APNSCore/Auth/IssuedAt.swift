@@ -34,7 +34,7 @@ public enum IssuedAt: Sendable, Hashable {
             PushWarning(
                 code: "jwt-iat-float",
                 message: "JWT claim iat is the fractional number \(value); Apple documents whole seconds since the "
-                    + "Epoch: write \"iat\": \(Int64(value.rounded(.down)))")
+                    + "Epoch: write \"iat\": \(Int64(saturating: value.rounded(.down)))")
         }
     }
 }

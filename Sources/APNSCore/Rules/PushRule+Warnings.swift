@@ -50,11 +50,11 @@ extension PushRule {
             evaluation.warn(
                 .expirationMilliseconds,
                 "apns-expiration \(expiration) looks like milliseconds; it is UNIX seconds (about "
-                    + "\(Int64(nowSeconds)) now)")
+                    + "\(Int64(saturating: nowSeconds)) now)")
         } else if Double(expiration) < nowSeconds {
             evaluation.warn(
                 .expirationPast,
-                "apns-expiration \(expiration) is in the past (now is \(Int64(nowSeconds))); APNs will not store the "
+                "apns-expiration \(expiration) is in the past (now is \(Int64(saturating: nowSeconds))); APNs will not store the "
                     + "push for an offline device. Use 0 for 'deliver now or never'")
         }
         return nil
@@ -137,12 +137,12 @@ extension PushRule {
             evaluation.warn(
                 code,
                 "aps.\(key) \(JSONValue.number(seconds).compactText) looks like milliseconds; it is UNIX seconds "
-                    + "(about \(Int64(nowSeconds)) now)")
+                    + "(about \(Int64(saturating: nowSeconds)) now)")
         }
         if let stale = aps["stale-date"]?.doubleValue, stale <= millisecondsThreshold, stale < nowSeconds {
             evaluation.warn(
                 .apsStaleDatePast,
-                "aps.stale-date \(JSONValue.number(stale).compactText) is already past (now is \(Int64(nowSeconds))); "
+                "aps.stale-date \(JSONValue.number(stale).compactText) is already past (now is \(Int64(saturating: nowSeconds))); "
                     + "the Live Activity shows as stale at once")
         }
         return nil

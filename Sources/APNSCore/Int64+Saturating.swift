@@ -1,0 +1,15 @@
+extension Int64 {
+    /// `value` rounded toward zero, clamped to Int64's range (NaN becomes 0). Numbers from payloads and tokens are
+    /// untrusted (`"iat": 1e300`, a millisecond date read as seconds); `Int64(_: Double)` would trap on them.
+    public init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value >= 9_223_372_036_854_775_807 {
+            self = .max
+        } else if value <= -9_223_372_036_854_775_808 {
+            self = .min
+        } else {
+            self = Int64(value)
+        }
+    }
+}
