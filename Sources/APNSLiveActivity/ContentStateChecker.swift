@@ -68,7 +68,7 @@ public enum ContentStateChecker {
             if let seconds = Double(text), let issue = epochMistake(seconds: seconds, path: path) { issues.append(issue) }
         case .url:
             guard case .string(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
-            if text.isEmpty || text.contains(" ") {
+            if text.isEmpty {
                 issues.append(DecodeIssue(kind: .invalidValue, path: path, message:
                     "\(path) is \"\(text)\", which is not a valid URL: JSONDecoder throws dataCorrupted"))
             }
@@ -109,7 +109,7 @@ public enum ContentStateChecker {
     ) {
         for field in fields {
             let fieldPath = "\(path).\(field.key)"
-            guard let member = members.last(where: { $0.key == field.key }) else {
+            guard let member = members.first(where: { $0.key == field.key }) else {
                 if field.isRequired {
                     issues.append(DecodeIssue(kind: .missingKey, path: fieldPath, message:
                         "missing key \"\(field.key)\" (\(field.shape.swiftName)) at \(path): synthesized Decodable "

@@ -10,11 +10,11 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([JSONMember])
 
-    /// The member's value, or nil when the key is absent. With duplicate keys the last one wins, like
-    /// Foundation's `JSONDecoder`.
+    /// The member's value, or nil when the key is absent. With duplicate keys the first one wins, as observed
+    /// with swift-foundation's `JSONDecoder` (Swift 6.3, Linux), which iOS 17+ Foundation shares.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last(where: { $0.key == key })?.value
+        return members.first(where: { $0.key == key })?.value
     }
 
     /// The number as a `Double`, when this is a number.

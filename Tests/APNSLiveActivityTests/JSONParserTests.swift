@@ -1,4 +1,4 @@
-@testable import APNSLiveActivity
+import APNSLiveActivity
 import Testing
 
 /// The strict parser keeps what `JSONDecoder` distinguishes (number text, key order, duplicates) and refuses what
@@ -26,9 +26,9 @@ import Testing
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(text) }
     }
 
-    @Test func lastDuplicateKeyWinsLikeJSONDecoder() throws {
+    @Test func firstDuplicateKeyWinsLikeJSONDecoder() throws {
         let value = try JSONParser.parse(#"{"k":1,"k":2}"#)
-        #expect(value["k"] == .number("2"))
+        #expect(value["k"] == .number("1"))
     }
 
     @Test(arguments: [
