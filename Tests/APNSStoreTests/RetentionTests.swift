@@ -28,40 +28,47 @@ struct RetentionTests {
 
     @Test("the SQLite file stops growing under sustained load once retention is reached")
     func diskFlat() throws {
-        let directory = try TemporaryDirectory.make()
-        let store = try SQLiteDeliveryStore(
-            directory: directory.url.path, retention: RetentionPolicy(maxCount: 2_000, maxAge: nil))
-        defer { store.close() }
-        func load(_ count: Int) {
-            for index in 0..<count { store.append(makeRecord(token: "t\(index)")) {} }
-            store.flush()
-        }
-        func size(_ name: String) throws -> Int {
-            let path = directory.path(name)
-            guard FileManager.default.fileExists(atPath: path) else { return 0 }
-            return (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        }
+        let maxCount = 2_000
         /// The database's logical size in pages, WAL content included: unlike the main file's size it does not
         /// depend on when SQLite happened to checkpoint (which varies with machine load).
-        func pages() throws -> Int64 {
+        func pages(_ directory: TemporaryDirectory) throws -> Int64 {
             let reader = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readOnly)
             defer { reader.close() }
             let statement = try reader.prepare("PRAGMA page_count")
             _ = try statement.step()
             return statement.int64(0)
         }
-        load(20_000)
-        let afterWarmUp = try pages()
-        load(40_000)
-        let afterMore = try pages()
-        let wal = try size(SQLiteDeliveryStore.fileName + "-wal")
-        print("retention: database \(afterWarmUp) pages after 20k records, \(afterMore) after 60k (max-count 2000); "
-            + "WAL file \(wal) bytes")
-        #expect(try store.count() == 2_000)
-        // Deleted pages are reused, so the database does not grow with the number of records written; the WAL is
-        // reset at checkpoints and truncated to journal_size_limit (64 MiB).
-        // Without retention it would be about 3x (three times the records).
-        #expect(afterMore <= afterWarmUp * 3 / 2)
+        func load(_ store: SQLiteDeliveryStore, _ count: Int) {
+            for index in 0..<count { store.append(makeRecord(token: "t\(index)")) {} }
+            store.flush()
+        }
+
+        // The most the store may ever hold at once: max-count records plus one full batch, written before
+        // retention trims them in the same transaction.
+        let boundDirectory = try TemporaryDirectory.make()
+        let unbounded = try SQLiteDeliveryStore(
+            directory: boundDirectory.url.path, retention: RetentionPolicy(maxCount: 1_000_000, maxAge: nil))
+        load(unbounded, maxCount + WriterQueue.maximumBatch)
+        unbounded.close()
+        let bound = try pages(boundDirectory)
+
+        let directory = try TemporaryDirectory.make()
+        let store = try SQLiteDeliveryStore(
+            directory: directory.url.path, retention: RetentionPolicy(maxCount: maxCount, maxAge: nil))
+        defer { store.close() }
+        var sizes: [Int64] = []
+        for _ in 0..<3 {
+            load(store, 20_000)
+            sizes.append(try pages(directory))
+        }
+        let walPath = directory.path(SQLiteDeliveryStore.fileName + "-wal")
+        let wal = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int) ?? 0
+        print("retention: \(sizes) pages after 20k, 40k, 60k records (max-count \(maxCount)); bound \(bound) pages "
+            + "(max-count + one batch of \(WriterQueue.maximumBatch)); WAL file \(wal) bytes")
+        #expect(try store.count() == maxCount)
+        // Deleted pages are reused: after 60k records the database is no larger than max-count plus one batch
+        // (10% slack for b-tree fill). Without retention it would hold 60k records, about ten times that.
+        #expect(sizes.allSatisfy { $0 <= bound + bound / 10 })
         #expect(wal <= 64 << 20)
     }
 }
