@@ -27,12 +27,15 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     /// An ended activity stays on the Lock Screen up to 4 hours unless `dismissal-date` says otherwise.
     /// Source: A-LA (§7).
     public var endedDisplayDuration: Double
+    /// Timeline entries kept per token; older ones are dropped first.
+    public var timelineLimit: Int
 
     public init(
         schemas: [ActivitySchema] = [], priority10BudgetPerHour: Int = 10, frequentUpdatesBudgetPerHour: Int = 60,
         supportsFrequentUpdates: Bool = false, issuesUpdateTokens: Bool = false,
         futureTimestampTolerance: Double = Self.defaultFutureTimestampTolerance,
-        activeLifetime: Double = 8 * 3600, totalLifetime: Double = 12 * 3600, endedDisplayDuration: Double = 4 * 3600
+        activeLifetime: Double = 8 * 3600, totalLifetime: Double = 12 * 3600, endedDisplayDuration: Double = 4 * 3600,
+        timelineLimit: Int = 1000
     ) {
         self.schemas = schemas
         self.priority10BudgetPerHour = priority10BudgetPerHour
@@ -43,6 +46,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
         self.activeLifetime = activeLifetime
         self.totalLifetime = totalLifetime
         self.endedDisplayDuration = endedDisplayDuration
+        self.timelineLimit = timelineLimit
     }
 
     /// The priority-10 budget in force.
@@ -52,7 +56,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case schemas, priority10BudgetPerHour, frequentUpdatesBudgetPerHour, supportsFrequentUpdates
-        case issuesUpdateTokens, futureTimestampTolerance, activeLifetime, totalLifetime, endedDisplayDuration
+        case issuesUpdateTokens, futureTimestampTolerance, activeLifetime, totalLifetime, endedDisplayDuration, timelineLimit
     }
 
     public init(from decoder: any Decoder) throws {
@@ -73,6 +77,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
             activeLifetime: try container.decodeIfPresent(Double.self, forKey: .activeLifetime) ?? defaults.activeLifetime,
             totalLifetime: try container.decodeIfPresent(Double.self, forKey: .totalLifetime) ?? defaults.totalLifetime,
             endedDisplayDuration: try container.decodeIfPresent(Double.self, forKey: .endedDisplayDuration)
-                ?? defaults.endedDisplayDuration)
+                ?? defaults.endedDisplayDuration,
+            timelineLimit: try container.decodeIfPresent(Int.self, forKey: .timelineLimit) ?? defaults.timelineLimit)
     }
 }

@@ -4,7 +4,7 @@ import APNSCore
 /// (update/end) activity behind the token, priority-10 budget, already ended, older timestamp, content-state →
 /// apply. Sources: A-LA, A-LAUPD, A-LADISP (apns-protocol.md §5.2, §5.3, §7).
 extension LiveActivityDeviceState {
-    mutating func decide(
+    func decide(
         _ push: LiveActivityPush, report: LiveActivityPayloadReport, record: inout TokenRecord, now: Timestamp
     ) -> Decision {
         guard let payload = report.payload, let event = payload.event else {

@@ -62,13 +62,13 @@ public struct LiveActivityDeviceState: Sendable {
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
             priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
-        record.snapshot.timeline.append(entry)
+        append(entry, to: &record)
         store(record, key: key)
         var shownKey = key
         if var started = decision.startedActivity {
             var copy = entry
             copy.explanation += " (received on push-to-start token \(key))"
-            started.snapshot.timeline.append(copy)
+            append(copy, to: &started)
             store(started, key: started.snapshot.deviceToken)
             shownKey = started.snapshot.deviceToken
         }
@@ -81,6 +81,14 @@ public struct LiveActivityDeviceState: Sendable {
     private static func eventText(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.compactText
+    }
+
+    /// Appends to a timeline, dropping the oldest entries beyond `timelineLimit` so a long-running server stays
+    /// bounded.
+    private func append(_ entry: TimelineEntry, to record: inout TokenRecord) {
+        record.snapshot.timeline.append(entry)
+        let excess = record.snapshot.timeline.count - max(configuration.timelineLimit, 1)
+        if excess > 0 { record.snapshot.timeline.removeFirst(excess) }
     }
 
     private mutating func store(_ record: TokenRecord, key: String) {

@@ -221,6 +221,16 @@ import Testing
         #expect(text.contains(#""orderID":"A1""#))
     }
 
+    @Test func timelineKeepsOnlyTheNewestEntries() throws {
+        let device = LiveActivityDevice(configuration: LiveActivityConfiguration(
+            schemas: [P.delivery], priority10BudgetPerHour: 100, timelineLimit: 3))
+        for index in 0..<5 {
+            _ = device.receive(push(P.update(timestamp: Self.t(index)), id: "\(index)"), now: P.now.adding(seconds: Double(index)))
+        }
+        let snapshot = try #require(device.activity(token: Self.token, now: P.now.adding(seconds: 5)))
+        #expect(snapshot.timeline.map(\.apnsID) == ["2", "3", "4"])
+    }
+
     @Test func resetForgetsEverything() {
         let device = LiveActivityDevice()
         _ = device.receive(push(P.update(), id: "A"), now: P.now)
