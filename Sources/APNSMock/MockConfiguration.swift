@@ -1,4 +1,5 @@
 import APNSCore
+import APNSLiveActivity
 import Foundation
 
 /// Everything `apns-mock serve` can be told, as read from `--config FILE` (JSON) and then overridden by flags.
@@ -71,6 +72,8 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
         public var sources: [String] = []
         /// JSON schema files, for teams without Swift sources at hand.
         public var schemaFiles: [String] = []
+        /// Schemas declared inline (docs/live-activities.md, "Declared in the config file").
+        public var schemas: [ActivitySchema] = []
         /// Priority-10 pushes per hour before the device throttles.
         public var budgetPerHour: Int?
         /// `NSSupportsLiveActivitiesFrequentUpdates`.

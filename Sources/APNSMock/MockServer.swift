@@ -116,7 +116,7 @@ public final class MockServer: Sendable {
     /// Schemas from the app's Swift sources (`--activity-source`) and from JSON schema files (`--activity-schema`:
     /// one schema object or an array of them; docs/live-activities.md).
     static func activitySchemas(_ settings: MockConfiguration.LiveActivitySettings) throws -> (schemas: [ActivitySchema], problems: [String]) {
-        var schemas: [ActivitySchema] = []
+        var schemas: [ActivitySchema] = settings.schemas
         var problems: [String] = []
         if !settings.sources.isEmpty {
             let parsed = try ActivitySourceParser.parse(paths: settings.sources)

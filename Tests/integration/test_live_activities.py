@@ -91,3 +91,19 @@ def test_strict_mode_answers_a_device_drop_with_a_mock_reason(start_server):
     assert record["strict"] is True
     assert "not APNs behaviour" in record["explanation"]
     client.close()
+
+
+def test_a_schema_declared_as_json_in_the_config_file_is_enforced_like_swift_sources(start_server, tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"liveActivities": {"schemas": [{
+        "attributesType": "ScoreAttributes",
+        "attributes": {"homeTeam": "String"},
+        "contentState": {"home": "Int", "away": "Int", "clock": "Date"}}]}}))
+    server = start_server("--config", str(config))
+    client = H2Client(server.tls_port, ca=server.ca_path)
+    now = int(time.time())
+    _, record = send(server, client, pyjwt_token(), {"timestamp": now, "event": "update",
+                                                     "content-state": {"home": "2", "away": 1, "clock": 0}})
+    assert record["liveActivity"]["code"] == "droppedUndecodableContentState"
+    assert "home" in record["liveActivity"]["explanation"]
+    client.close()
