@@ -269,3 +269,13 @@ def test_sigterm_with_an_open_idle_connection_sends_goaway_and_exits_zero(start_
     assert server.stop() == 0
     client.wait_for(lambda: client.goaway is not None or client.closed, timeout=5)
     assert client.goaway is not None and client.goaway.error_code == 0
+
+
+def test_the_production_listener_answers_without_apns_unique_id(start_server):
+    server = start_server("--production-port", "0")
+    for port, has_unique_id in [(server.tls_port, True), (server.production_port, False)]:
+        client = H2Client(port, ca=server.ca_path)
+        response = client.response(client.request(f"/3/device/{DEVICE}", alert_headers(), ALERT))
+        assert response.status == 200
+        assert (response.header("apns-unique-id") is not None) == has_unique_id, port
+        client.close()
