@@ -36,6 +36,7 @@ final class ConnectionDriver {
     /// The connection is ready for HTTP/2 (TLS handshake done, or cleartext accepted): open the application's
     /// handler and send the server's SETTINGS at once (Pushy waits for them before its first request: §1.3).
     func established(tls: TLSInfo?) {
+        guard session == nil else { return }
         let info = ConnectionInfo(id: id, remoteAddress: remoteAddress, localPort: localPort, tls: tls, environment: environment)
         let handler = worker.application.connectionOpened(info)
         self.handler = handler
@@ -43,17 +44,20 @@ final class ConnectionDriver {
             connection: info, settings: worker.settings, maxConcurrentStreams: handler.initialMaxConcurrentStreams,
             now: { [clock = worker.clock] in clock.now() })
         flush()
+        // Bytes that arrived with the end of the handshake are waiting in the input buffer.
+        readable()
     }
 
     // MARK: - Events from libevent
 
     fileprivate func readable() {
-        guard let input = bufferevent_get_input(bufferEvent) else { return }
+        // Until the session exists (TLS handshake not yet reported), bytes stay in the input buffer.
+        guard let session, let input = bufferevent_get_input(bufferEvent) else { return }
         let length = evbuffer_get_length(input)
         guard length > 0, let bytes = evbuffer_pullup(input, -1) else { return }
         defer { evbuffer_drain(input, length) }
         let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
-        guard let session, !closeWhenFlushed else { return }
+        guard !closeWhenFlushed else { return }
 
         if var sniffer {
             switch sniffer.feed(buffer) {
