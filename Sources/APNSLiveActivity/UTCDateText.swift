@@ -12,27 +12,13 @@ enum UTCDateText {
         let whole = Int64(saturating: unixSeconds.rounded(.down))
         let days = whole.floorDivided(by: 86_400)
         let secondOfDay = whole - days * 86_400
-        let (year, month, day) = civilDate(daysSinceUnixEpoch: days)
+        let (year, month, day) = CivilDate.from(daysSinceUnixEpoch: days)
         return "\(year)-\(twoDigits(month))-\(twoDigits(day))T\(twoDigits(secondOfDay / 3600)):"
             + "\(twoDigits(secondOfDay / 60 % 60)):\(twoDigits(secondOfDay % 60))Z"
     }
 
     static func format(_ timestamp: Timestamp) -> String {
         format(unixSeconds: timestamp.secondsSinceEpoch)
-    }
-
-    /// Proleptic Gregorian date from a day count (the era-based method: 400-year eras of 146 097 days).
-    private static func civilDate(daysSinceUnixEpoch days: Int64) -> (Int64, Int64, Int64) {
-        let shifted = days + 719_468
-        let era = shifted.floorDivided(by: 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
     }
 
     private static func twoDigits(_ value: Int64) -> String {

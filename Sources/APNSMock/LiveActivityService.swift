@@ -91,9 +91,7 @@ final class LiveActivityService: Sendable {
     }
 
     private static func iso8601(_ time: Timestamp) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: time.secondsSinceEpoch))
+        DeliveryRecord.iso8601(time)
     }
 
     private static func encode(_ object: [String: Any]) -> Data {
