@@ -10,7 +10,7 @@ RELEASE_BIN := .build/release/apns-mock
 SWIFT_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT ?= 900
 
-.PHONY: all deps deps-test build run test test-swift test-integration test-asan venv bench clean
+.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean
 
 all: build
 
@@ -51,8 +51,13 @@ test-asan: deps
 	LSAN_OPTIONS=suppressions=$(abspath .lsan-suppressions):print_suppressions=0 \
 	  timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=address --scratch-path .build-asan
 
+# The Swift suite under ThreadSanitizer (shared state is guarded by APNSCore.Locked, a pthread mutex TSan sees).
+test-tsan: deps
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
+	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=thread --scratch-path .build-tsan
+
 bench: deps
 	scripts/bench
 
 clean:
-	rm -rf .build .build-asan $(VENV)
+	rm -rf .build .build-asan .build-tsan $(VENV)

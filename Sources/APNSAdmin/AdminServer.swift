@@ -1,6 +1,6 @@
+import APNSCore
 import APNSStore
 import Foundation
-import Synchronization
 private import CNative
 
 /// The admin API's HTTP/1.1 server on libevent's `evhttp`: its own thread and `event_base`, loopback by default.
@@ -22,9 +22,9 @@ public final class AdminServer: @unchecked Sendable {
     private var wakeEvent: OpaquePointer?
     private let boundPort: Int
     private let loopDone = DispatchSemaphore(value: 0)
-    private let lifecycle = Mutex(Lifecycle.created)
+    private let lifecycle = Locked(Lifecycle.created)
     /// Finished long polls waiting to be sent, and whether the loop still exists to send them.
-    private let completions = Mutex(Completions())
+    private let completions = Locked(Completions())
     /// Parked requests by ticket, touched on the loop thread only.
     private var parked: [Int: ParkedRequest] = [:]
     private var nextTicket = 0

@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 import Synchronization
 
@@ -20,7 +21,7 @@ public final class Metrics: Sendable {
         var latencySumMicroseconds: Int64 = 0
     }
 
-    private let counters = Mutex(Counters())
+    private let counters = Locked(Counters())
     private let connectionsOpen = Atomic<Int64>(0)
     private let connectionsTotal = Atomic<Int64>(0)
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Wall-clock time as nanoseconds since the Unix epoch. A plain value so that every rule takes time as input and
 /// tests choose it (the one-hour and twenty-minute token rules, Live Activity timestamps).
@@ -56,10 +55,10 @@ public struct SystemClock: WallClock {
 
 /// A clock that stands still until a test moves it.
 public final class TestClock: WallClock {
-    private let current: Mutex<Timestamp>
+    private let current: Locked<Timestamp>
 
     public init(_ start: Timestamp = Timestamp(secondsSinceEpoch: 1_767_225_600)) {
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     public func now() -> Timestamp { current.withLock { $0 } }

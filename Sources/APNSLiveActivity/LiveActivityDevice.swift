@@ -1,16 +1,15 @@
 import APNSCore
-import Synchronization
 
 /// The simulated device, shared by every connection: it keeps, per token, the Live Activity the device would show
 /// and what each push did to it. Thread-safe; all rules are in `LiveActivityDeviceState`.
 public final class LiveActivityDevice: Sendable {
-    private let state: Mutex<LiveActivityDeviceState>
+    private let state: Locked<LiveActivityDeviceState>
 
     public init(
         configuration: LiveActivityConfiguration = LiveActivityConfiguration(),
         makeUpdateToken: @escaping @Sendable () -> String = UpdateTokenGenerator.random
     ) {
-        state = Mutex(LiveActivityDeviceState(configuration: configuration, makeUpdateToken: makeUpdateToken))
+        state = Locked(LiveActivityDeviceState(configuration: configuration, makeUpdateToken: makeUpdateToken))
     }
 
     /// What the device does with a push APNs accepted.

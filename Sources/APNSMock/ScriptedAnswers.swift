@@ -1,5 +1,4 @@
 import APNSCore
-import Synchronization
 
 /// The one place in the request path where a scripted answer replaces the rules' answer (fault injection: 410s,
 /// 503s, GOAWAY on demand). Each script matches requests by device token and/or topic (nil matches all) and
@@ -32,7 +31,7 @@ public struct ScriptedAnswer: Codable, Sendable, Equatable {
 
 /// Thread-safe list of scripted answers, changed at run time through the admin API.
 public final class ScriptedAnswers: Sendable {
-    private let scripts = Mutex<[ScriptedAnswer]>([])
+    private let scripts = Locked<[ScriptedAnswer]>([])
 
     public init(_ initial: [ScriptedAnswer] = []) {
         scripts.withLock { $0 = initial }

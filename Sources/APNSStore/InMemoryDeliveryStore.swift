@@ -1,6 +1,5 @@
 import APNSCore
 import Foundation
-import Synchronization
 
 /// A store that keeps records in memory only: for tests and `--store memory`. A record is "durable" as soon as it
 /// is in the array, so `append` calls its completion before returning. Retention is the same as SQLite's.
@@ -24,7 +23,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let signal = DurableSignal(durableID: 0)
     private let retention: RetentionPolicy
     private let clock: any WallClock

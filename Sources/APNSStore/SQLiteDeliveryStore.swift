@@ -118,7 +118,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
 
     @discardableResult
     public func reset() throws(DeliveryStoreError) -> Int {
-        let outcome = Mutex<Result<Int, DeliveryStoreError>>(.failure(.closed))
+        let outcome = Locked<Result<Int, DeliveryStoreError>>(.failure(.closed))
         let done = DispatchSemaphore(value: 0)
         guard queue.enqueue(.reset { result in
             outcome.withLock { $0 = result }

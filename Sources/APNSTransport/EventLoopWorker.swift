@@ -26,8 +26,8 @@ final class EventLoopWorker: @unchecked Sendable {
     private var wakeEvent: OpaquePointer?
     private var shutdownEvent: OpaquePointer?
     private var shuttingDown = false
-    private let inbox = Mutex<[PendingResponse]>([])
-    private let shutdownGrace = Mutex<Double>(10)
+    private let inbox = Locked<[PendingResponse]>([])
+    private let shutdownGrace = Locked<Double>(10)
     private let openConnections = Atomic<Int>(0)
     private let stopped = DispatchSemaphore(value: 0)
 

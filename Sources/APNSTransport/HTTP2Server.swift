@@ -50,7 +50,7 @@ public enum TransportError: Error, CustomStringConvertible {
 public final class HTTP2Server: Sendable {
     private let workers: [EventLoopWorker]
     private let listeners: [ListenerConfiguration]
-    private let boundPorts: Mutex<[Int]> = Mutex([])
+    private let boundPorts: Locked<[Int]> = Locked([])
 
     public init(
         listeners: [ListenerConfiguration], tls: TLSFiles?, settings: TransportSettings = TransportSettings(),

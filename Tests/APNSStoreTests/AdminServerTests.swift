@@ -2,7 +2,6 @@ import APNSAdmin
 import APNSCore
 import APNSStore
 import Foundation
-import Synchronization
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,7 +9,7 @@ import FoundationNetworking
 
 /// A backend that answers from fixed values and remembers configuration changes.
 final class FakeBackend: AdminBackend {
-    let configBodies = Mutex<[String: Data]>([:])
+    let configBodies = Locked<[String: Data]>([:])
     let metrics = Metrics()
 
     func healthJSON() -> Data { Data(#"{"listeners":["h2c"]}"#.utf8) }
@@ -46,7 +45,7 @@ struct RunningAdmin {
         request.httpMethod = method
         request.httpBody = body
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let result = Mutex<(Int, String, Data)?>(nil)
+        let result = Locked<(Int, String, Data)?>(nil)
         let done = DispatchSemaphore(value: 0)
         URLSession.shared.dataTask(with: request) { data, response, _ in
             let http = response as? HTTPURLResponse
@@ -87,7 +86,7 @@ struct AdminServerTests {
         let admin = try RunningAdmin()
         defer { admin.stop() }
         let start = admin.store.latestID
-        let found = Mutex<DeliveryRecord?>(nil)
+        let found = Locked<DeliveryRecord?>(nil)
         let finished = DispatchSemaphore(value: 0)
         let client = admin.client
         Thread {

@@ -1,6 +1,5 @@
 import APNSCore
 import Foundation
-import Synchronization
 import Testing
 
 @testable import APNSStore
@@ -52,7 +51,7 @@ struct DeliveryStoreTests {
     func durableBeforeCallback(kind: StoreKind) throws {
         let store = try kind.make()
         defer { store.close() }
-        let visible = Mutex<[Bool]>([])
+        let visible = Locked<[Bool]>([])
         let group = DispatchGroup()
         for _ in 0..<200 {
             group.enter()
@@ -101,7 +100,7 @@ struct DeliveryStoreTests {
     func closed(kind: StoreKind) throws {
         let store = try kind.make()
         store.close()
-        let outcome = Mutex<Result<Int64, DeliveryStoreError>?>(nil)
+        let outcome = Locked<Result<Int64, DeliveryStoreError>?>(nil)
         store.append(makeRecord()) { result in outcome.withLock { $0 = result } }
         #expect(outcome.withLock { $0 } == .failure(.closed))
     }

@@ -1,7 +1,6 @@
 import APNSCore
 import APNSStore
 import Foundation
-import Synchronization
 import Testing
 
 /// The two store implementations, so each behaviour test runs against both.

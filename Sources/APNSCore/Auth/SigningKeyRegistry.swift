@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The teams, bundle IDs and signing keys the mock knows, shared by every connection and mutable at run time
 /// (configuration at start-up, the admin API later). Thread-safe.
@@ -18,7 +17,7 @@ public final class SigningKeyRegistry: Sendable {
         var nextRevision: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Verified provider tokens shared by every connection, keyed by the token text, so that steady-state
 /// authentication is a hash lookup instead of an ECDSA verification.
@@ -14,11 +13,11 @@ public final class VerifiedTokenCache: Sendable {
     }
 
     public let capacity: Int
-    private let entries: Mutex<[String: Entry]>
+    private let entries: Locked<[String: Entry]>
 
     public init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
-        entries = Mutex([:])
+        entries = Locked([:])
     }
 
     /// The verified token for `token`, unless it has expired by `now`.

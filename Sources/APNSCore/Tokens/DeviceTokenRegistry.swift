@@ -1,13 +1,12 @@
-import Synchronization
 
 /// The device tokens the mock knows. Empty means "any well-formed token is a live device"; once tokens are
 /// declared, pushes to them get APNs' token answers (§6) and undeclared tokens follow
 /// `RuleConfiguration.undeclaredTokens`. Thread-safe; changed at run time by the admin API.
 public final class DeviceTokenRegistry: Sendable {
-    private let entries: Mutex<[String: DeclaredDeviceToken]>
+    private let entries: Locked<[String: DeclaredDeviceToken]>
 
     public init(_ tokens: [DeclaredDeviceToken] = []) {
-        entries = Mutex(Dictionary(tokens.map { ($0.token, $0) }, uniquingKeysWith: { _, last in last }))
+        entries = Locked(Dictionary(tokens.map { ($0.token, $0) }, uniquingKeysWith: { _, last in last }))
     }
 
     /// What the registry says about `token` (case-insensitive).
