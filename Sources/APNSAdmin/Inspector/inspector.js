@@ -36,19 +36,43 @@ async function api(path) {
   return response;
 }
 
+// The verdict a person sees: accepted / rejected, or the third one when APNs said 200 but the simulated device
+// dropped, ignored or throttled the push (its outcome code says which).
+function deviceHandling(code) {
+  if (!code) return null;
+  if (code === "applied" || code === "dismissed") return "applied";
+  if (code === "throttled") return "throttled";
+  if (code.startsWith("ignored")) return "ignored";
+  if (code.startsWith("dropped")) return "dropped";
+  return null;
+}
+
+const DEVICE_LABELS = { dropped: "dropped by device", ignored: "ignored", throttled: "throttled" };
+
+function verdictOf(d) {
+  const handling = d.liveActivity ? deviceHandling(d.liveActivity.code) : null;
+  if (d.accepted && handling && handling !== "applied") {
+    return { cls: "device " + handling, label: d.status + " · " + DEVICE_LABELS[handling], word: DEVICE_LABELS[handling] };
+  }
+  return d.accepted ? { cls: "accepted", label: d.status + " accepted", word: "accepted" }
+    : { cls: "rejected", label: d.status + " rejected", word: "rejected" };
+}
+
 function filterQuery() {
   const params = new URLSearchParams();
   const q = document.getElementById("filter-q").value.trim();
   const accepted = document.getElementById("filter-verdict").value;
   const token = document.getElementById("filter-token").value.trim();
   if (q) params.set("q", q);
-  if (accepted) params.set("accepted", accepted);
+  if (accepted === "true" || accepted === "false") params.set("accepted", accepted);
+  else if (accepted) params.set("device", accepted);
   if (token) params.set("token", token);
   return params;
 }
 
 function pretty(text) {
   if (text === null || text === undefined) return "";
+  if (typeof text === "object") return JSON.stringify(text, null, 2);
   try { return JSON.stringify(JSON.parse(text), null, 2); } catch (_) { return String(text); }
 }
 
@@ -65,11 +89,11 @@ function localTime(iso) {
 // ---- Deliveries list ---------------------------------------------------------------------------------------
 
 function deliveryRow(d, isNew) {
-  const verdict = d.accepted ? "accepted" : "rejected";
+  const verdict = verdictOf(d);
   const row = el("tr", { "data-id": d.id, class: isNew ? "new" : "" },
     el("td", { class: "mono" }, d.id),
     el("td", { class: "mono" }, localTime(d.receivedAt)),
-    el("td", { class: "verdict " + verdict }, d.status + " " + verdict),
+    el("td", { class: "verdict " + verdict.cls }, verdict.label),
     el("td", {}, d.reason || ""),
     el("td", {}, d.pushType || ""),
     el("td", { class: "mono", title: d.deviceToken || "" }, shortToken(d.deviceToken)),
@@ -165,9 +189,9 @@ async function showDelivery(id) {
   if (response.status !== 200) return;
   const d = await response.json();
   const detail = document.getElementById("detail");
-  const verdict = d.accepted ? "accepted" : "rejected";
+  const verdict = verdictOf(d);
   const parts = [
-    el("h2", { class: "verdict " + verdict }, d.status + " " + (d.reason || "OK") + " — " + verdict),
+    el("h2", { class: "verdict " + verdict.cls, id: "detail-verdict" }, d.status + " " + (d.reason || "OK") + " — " + verdict.word),
   ];
   if (d.explanation) parts.push(el("p", { id: "detail-explanation" }, d.explanation));
   if (d.ruleId) parts.push(el("p", {}, "Rule: ", el("code", {}, d.ruleId), d.strict ? " (strict mode)" : ""));
