@@ -98,3 +98,12 @@ def test_an_ignored_live_activity_push_is_a_third_verdict_with_its_filter(start_
     assert rows[2].endswith(explanation) and len(rows[2]) > 80
     filtered = run("deliveries", "--admin-port", str(server.admin_port), "--device", "ignored").stdout.decode()
     assert len(filtered.strip().splitlines()) == 2 and "200 · ignored" in filtered
+
+
+def test_keygen_writes_under_the_data_directory_not_the_working_directory(tmp_path):
+    result = run("keygen", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    written = list((tmp_path / ".apns-mock" / "keys").glob("AuthKey_*.p8"))
+    assert len(written) == 1 and not list(tmp_path.glob("*.p8"))
+    assert (written[0].stat().st_mode & 0o777) == 0o600
+    assert ".gitignore" in result.stdout.decode()
