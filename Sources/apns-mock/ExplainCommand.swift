@@ -24,6 +24,9 @@ struct ExplainCommand: ParsableCommand {
             print(String(decoding: record.jsonBytes(providerTokenAsObjects: true), as: UTF8.self))
         } else {
             print(DeliveryExplanation.render(record, style: TerminalStyle.current()))
+            if source.dataDirectory == nil {
+                print("\nInspector: http://\(source.adminHost):\(source.adminPort)/#delivery=\(record.id)")
+            }
         }
     }
 }
