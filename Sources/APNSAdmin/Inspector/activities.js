@@ -133,7 +133,7 @@ async function showActivity(token) {
   const response = await api("/api/activities/" + encodeURIComponent(token));
   const detail = document.getElementById("activity-detail");
   if (response.status !== 200) {
-    detail.replaceChildren(el("p", { id: "activity-missing" }, "No activity for this token (activities are not kept across restarts)."));
+    detail.replaceChildren(el("p", { id: "activity-missing" }, "No activity for this token (with --in-memory or after a crash, activities are not kept across restarts)."));
     detail.hidden = false;
     return;
   }
