@@ -199,7 +199,6 @@ struct StrictJSONReader {
     }
 
     private mutating func number() throws(SyntaxError) {
-        let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits(_ reader: inout StrictJSONReader) -> Int {
             var count = 0
@@ -224,7 +223,6 @@ struct StrictJSONReader {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits(&self) > 0 else { throw error("a number needs digits in its exponent") }
         }
-        _ = start
     }
 
     private mutating func literal(_ word: String) throws(SyntaxError) {
