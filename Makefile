@@ -27,6 +27,13 @@ build: deps
 run: build
 	$(RELEASE_BIN) serve
 
+# `make install` (PREFIX=/usr/local by default; DESTDIR for packaging) puts `apns-mock` on the PATH.
+PREFIX ?= /usr/local
+.PHONY: install
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/apns-mock
+
 $(VENV)/.installed: Tests/integration/requirements.txt
 	@scripts/install-deps
 	python3 -m venv $(VENV)

@@ -140,7 +140,7 @@ public struct AdminRouter: Sendable {
             var body = Data("{\"deliveries\":[".utf8)
             for (index, record) in records.enumerated() {
                 if index > 0 { body.append(UInt8(ascii: ",")) }
-                body.append(contentsOf: record.jsonBytes)
+                body.append(contentsOf: record.jsonBytes(providerTokenAsObjects: true))
             }
             body.append(contentsOf: "],\"latestId\":\(latestID)}".utf8)
             return .json(200, body)
@@ -155,7 +155,7 @@ public struct AdminRouter: Sendable {
             guard let record = try found ?? store.delivery(apnsID: key) else {
                 return .error(404, "no delivery with id or apns-id \(key)")
             }
-            return .json(200, Data(record.jsonBytes))
+            return .json(200, Data(record.jsonBytes(providerTokenAsObjects: true)))
         } catch {
             return .error(500, "\(error)")
         }
@@ -193,7 +193,7 @@ public struct AdminRouter: Sendable {
     /// The answer to a finished long poll: the record, or 204 when the wait timed out.
     public func longPollResponse(_ outcome: Result<DeliveryRecord?, DeliveryStoreError>) -> AdminResponse {
         switch outcome {
-        case .success(let record?): return .json(200, Data(record.jsonBytes))
+        case .success(let record?): return .json(200, Data(record.jsonBytes(providerTokenAsObjects: true)))
         case .success(nil): return AdminResponse(status: 204, contentType: "application/json", body: Data())
         case .failure(let error): return .error(500, error.description)
         }

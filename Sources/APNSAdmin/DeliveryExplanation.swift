@@ -6,7 +6,9 @@ import Foundation
 public enum DeliveryExplanation {
     public static func render(_ record: DeliveryRecord, style: TerminalStyle) -> String {
         var lines: [String] = []
-        let verdict = record.accepted ? style.paint("ACCEPTED", .green) : style.paint("REJECTED", .red)
+        let verdict = record.acceptedButNotApplied
+            ? style.paint("ACCEPTED · \(record.deviceHandling?.label.uppercased() ?? "")", .yellow)
+            : record.accepted ? style.paint("ACCEPTED", .green) : style.paint("REJECTED", .red)
         let reason = record.reason.map { " \($0)" } ?? ""
         lines.append("\(verdict)  \(record.status)\(reason)   apns-id \(record.apnsID)   delivery #\(record.id)")
         if let explanation = record.explanation { lines.append(""); lines.append(explanation) }
@@ -21,7 +23,14 @@ public enum DeliveryExplanation {
         if let outcome = record.liveActivity {
             lines.append("")
             lines.append(style.paint("Live Activity", .bold))
-            lines.append("  \(outcome.code): \(outcome.explanation)")
+            // The device's sentences already begin with their verdict ("applied: ..."); do not say it twice.
+            if outcome.explanation.hasPrefix(outcome.code + ":") {
+                lines.append("  \(outcome.explanation)")
+            } else if let handling = record.deviceHandling, outcome.explanation.hasPrefix(handling.rawValue + ":") {
+                lines.append("  \(outcome.explanation)  [\(outcome.code)]")
+            } else {
+                lines.append("  \(outcome.code): \(outcome.explanation)")
+            }
         }
         lines.append("")
         lines.append(style.paint("Request", .bold))

@@ -4,7 +4,7 @@ import Foundation
 
 /// The query-string form of a delivery filter, shared by the admin server (parsing) and the command line client
 /// (building), so both sides spell parameters the same way: `token`, `topic`, `push_type`, `status`, `reason`,
-/// `accepted`, `since`, `until`, `q`.
+/// `accepted`, `since`, `until`, `q`, `device`.
 extension DeliveryFilter {
     /// Parses the filter parameters; throws a message naming the bad parameter.
     public init(queryItems: [String: String]) throws(AdminParameterError) {
@@ -24,6 +24,12 @@ extension DeliveryFilter {
             case "false", "0", "no": accepted = false
             default: throw AdminParameterError("accepted must be true or false, got \(value)")
             }
+        }
+        if let value = queryItems["device"].nonEmpty {
+            guard let handling = DeviceHandling(rawValue: value.lowercased()) else {
+                throw AdminParameterError("device must be applied, ignored, dropped or throttled, got \(value)")
+            }
+            device = handling
         }
         since = try queryItems["since"].nonEmpty.map { value throws(AdminParameterError) in
             try Self.parseTime(value, name: "since")
@@ -45,6 +51,7 @@ extension DeliveryFilter {
         if let since { items.append(("since", String(since.millisecondsSinceEpoch))) }
         if let until { items.append(("until", String(until.millisecondsSinceEpoch))) }
         if let text { items.append(("q", text)) }
+        if let device { items.append(("device", device.rawValue)) }
         return items
     }
 

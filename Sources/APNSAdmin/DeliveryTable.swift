@@ -8,19 +8,45 @@ public enum DeliveryTable {
     static let headings = ["ID", "TIME", "STATUS", "REASON", "TYPE", "TOKEN", "TOPIC", "EXPLANATION"]
 
     public static func render(_ records: [DeliveryRecord], style: TerminalStyle, header: Bool = true) -> String {
+        render(records, style: style, header: header, widths: nil)
+    }
+
+    /// With `widths` (from `followWidths`), every column has exactly that width (longer cells are cut with `…`),
+    /// so rows printed later by `--follow` line up with the header printed first.
+    public static func render(
+        _ records: [DeliveryRecord], style: TerminalStyle, header: Bool, widths fixedWidths: [Int]?
+    ) -> String {
         let rows = records.map(cells)
-        var widths = headings.map(\.count)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        var widths = fixedWidths ?? headings.map(\.count)
+        if fixedWidths == nil {
+            for row in rows {
+                for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            }
         }
         let fixed = widths.dropLast().reduce(0, +) + 2 * (widths.count - 1)
         widths[widths.count - 1] = max(12, style.width - fixed)
         var lines: [String] = []
         if header { lines.append(line(headings, widths: widths, style: style, colour: .bold)) }
         for (record, row) in zip(records, rows) {
-            lines.append(line(row, widths: widths, style: style, colour: record.accepted ? .green : .red))
+            let cut = fixedWidths == nil ? row : zip(row, widths).map { truncate($0, $1) }
+            lines.append(line(cut, widths: widths, style: style, colour: colour(of: record)))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Column widths for `--follow`: wide enough for the first page and for the usual values of later ones.
+    public static func followWidths(for records: [DeliveryRecord]) -> [Int] {
+        var widths = [6, 12, 23, 20, 12, 15, 30, 0]
+        for row in records.map(cells) {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return widths
+    }
+
+    /// Green accepted, red rejected, yellow for the third verdict (accepted, but the device did not apply it).
+    static func colour(of record: DeliveryRecord) -> TerminalStyle.Colour {
+        if record.acceptedButNotApplied { return .yellow }
+        return record.accepted ? .green : .red
     }
 
     static func cells(_ record: DeliveryRecord) -> [String] {
@@ -28,7 +54,7 @@ public enum DeliveryTable {
         let explanation = record.explanation ?? record.liveActivity?.explanation
             ?? (record.warnings.isEmpty ? "" : "⚠ " + record.warnings.map(\.code).joined(separator: ", "))
         return [
-            String(record.id), time, String(record.status), record.reason ?? "-", record.pushType ?? "-",
+            String(record.id), time, record.statusLabel, record.reason ?? "-", record.pushType ?? "-",
             DeliveryFormat.shortToken(record.deviceToken), record.topic ?? "-", explanation,
         ]
     }

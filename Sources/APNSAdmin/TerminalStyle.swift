@@ -25,8 +25,13 @@ public struct TerminalStyle: Sendable {
             var size = winsize()
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 { width = Int(size.ws_col) }
         }
-        return TerminalStyle(colour: isTTY && !noColor, width: width > 0 ? width : 120)
+        // Piped output (CI logs, grep) is never cut: only a terminal has a width to fit.
+        guard isTTY else { return TerminalStyle(colour: false, width: unlimitedWidth) }
+        return TerminalStyle(colour: !noColor, width: width > 0 ? width : 120)
     }
+
+    /// The width of output that is not a terminal: long enough that nothing is cut.
+    public static let unlimitedWidth = 1_000_000
 
     public enum Colour: String, Sendable {
         case green = "32"

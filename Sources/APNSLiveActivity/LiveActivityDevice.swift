@@ -3,7 +3,7 @@ import APNSCore
 /// The simulated device, shared by every connection: it keeps, per token, the Live Activity the device would show
 /// and what each push did to it. Thread-safe; all rules are in `LiveActivityDeviceState`.
 public final class LiveActivityDevice: Sendable {
-    private let state: Locked<LiveActivityDeviceState>
+    let state: Locked<LiveActivityDeviceState>
 
     public init(
         configuration: LiveActivityConfiguration = LiveActivityConfiguration(),

@@ -114,7 +114,7 @@ extension LiveActivityDeviceState {
             return Decision(outcome: .ignoredOlderTimestamp, explanation:
                 "ignored: aps.timestamp \(payload.timestamp.map(LiveActivityPayloadChecker.formatted) ?? "?") is older "
                     + "than the last applied update (\(record.snapshot.lastAppliedTimestamp.map(LiveActivityPayloadChecker.formatted) ?? "?")); "
-                    + "send the current time in seconds")
+                    + Self.olderTimestampAdvice(lastApplied: record.snapshot.lastAppliedTimestamp))
         }
         if event == .update, payload.contentState == nil {
             return Decision(outcome: .droppedUndecodableContentState, explanation:

@@ -4,9 +4,9 @@ import APNSCore
 /// All rules live here and take time as input; `LiveActivityDevice` only adds a lock around it.
 public struct LiveActivityDeviceState: Sendable {
     public var configuration: LiveActivityConfiguration
-    private var records: [String: TokenRecord] = [:]
+    var records: [String: TokenRecord] = [:]
     /// Tokens in the order first seen, so listings are stable.
-    private var order: [String] = []
+    var order: [String] = []
     let makeUpdateToken: @Sendable () -> String
 
     struct TokenRecord: Sendable {

@@ -94,7 +94,8 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     /// Reads a configuration file. Keys it leaves out keep their defaults: the file is merged over the encoded
     /// default configuration (objects key by key, arrays replaced whole) before decoding.
     public static func load(path: String) throws -> MockConfiguration {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let data = try ConfigurationFileCheck.read(path: path)
+        try ConfigurationFileCheck.check(data, path: path)
         return try decode(data, source: path)
     }
 

@@ -96,6 +96,7 @@ public final class MockServer: Sendable {
 
     /// Binds every port and starts serving; returns what the start-up line announces.
     public func start() throws -> StartupAnnouncement {
+        restoreLiveActivities()
         try admin?.start()
         let ports = try transport.start()
         func port(_ role: ListenerRole) -> Int? { listenerRoles.firstIndex(of: role).map { ports[$0] } }
@@ -110,6 +111,7 @@ public final class MockServer: Sendable {
     public func shutdown(gracePeriod: Double = 10) {
         transport.shutdown(gracePeriod: gracePeriod)
         admin?.stop()
+        saveLiveActivities()
         store.close()
     }
 

@@ -23,11 +23,13 @@ public struct DeliveryFilter: Sendable, Hashable {
     /// Case-insensitive substring of the record's search text (ids, token, topic, reason, explanation, warnings,
     /// header values, payload).
     public var text: String?
+    /// What the simulated device did with a Live Activity push (any status; pushes without an outcome never match).
+    public var device: DeviceHandling?
 
     public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, status: Int? = nil,
         reason: String? = nil, accepted: Bool? = nil, since: Timestamp? = nil, until: Timestamp? = nil,
-        text: String? = nil
+        text: String? = nil, device: DeviceHandling? = nil
     ) {
         self.token = token
         self.topic = topic
@@ -38,6 +40,7 @@ public struct DeliveryFilter: Sendable, Hashable {
         self.since = since
         self.until = until
         self.text = text
+        self.device = device
     }
 
     public static let all = DeliveryFilter()
@@ -52,6 +55,7 @@ public struct DeliveryFilter: Sendable, Hashable {
         if let since, record.receivedAt < since { return false }
         if let until, !(record.receivedAt < until) { return false }
         if let text, !text.isEmpty, !record.searchText.contains(text.lowercased()) { return false }
+        if let device, !device.matches(outcomeCode: record.liveActivity?.code) { return false }
         return true
     }
 }

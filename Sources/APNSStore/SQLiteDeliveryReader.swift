@@ -30,6 +30,9 @@ final class SQLiteDeliveryReader {
         if let since = filter.since { add("received_at >= ?", .integer(since.nanosecondsSinceEpoch)) }
         if let until = filter.until { add("received_at < ?", .integer(until.nanosecondsSinceEpoch)) }
         if let text = filter.text, !text.isEmpty { add("instr(search, ?) > 0", .text(text.lowercased())) }
+        if let device = filter.device {
+            clauses.append(device.sqlCondition("json_extract(CAST(record AS TEXT), '$.liveActivity.code')"))
+        }
         let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         let order = query.order == .newestFirst ? "DESC" : "ASC"
         values.append(.integer(Int64(max(0, query.limit))))

@@ -93,6 +93,8 @@ struct DeliveriesCommand: ParsableCommand {
     @Option(help: "Reason, e.g. BadDeviceToken.") var reason: String?
     @Flag(help: "Only accepted (200) pushes.") var accepted = false
     @Flag(help: "Only rejected pushes.") var rejected = false
+    @Option(help: "What the simulated device did with a Live Activity push: applied, ignored, dropped or throttled.")
+    var device: DeviceHandling?
     @Option(help: "Received at or after (epoch ms or ISO 8601).") var since: String?
     @Option(help: "Received before (epoch ms or ISO 8601).") var until: String?
     @Option(name: [.short, .customLong("query")], help: "Text anywhere in the delivery (payload, explanation, ...).")
@@ -111,7 +113,7 @@ struct DeliveriesCommand: ParsableCommand {
             token: token, topic: topic, pushType: pushType, status: status, reason: reason,
             accepted: accepted ? true : (rejected ? false : nil),
             since: try since.map { try DeliveryFilter.parseTime($0, name: "--since") },
-            until: try until.map { try DeliveryFilter.parseTime($0, name: "--until") }, text: text)
+            until: try until.map { try DeliveryFilter.parseTime($0, name: "--until") }, text: text, device: device)
     }
 
     func run() throws {
@@ -120,13 +122,21 @@ struct DeliveriesCommand: ParsableCommand {
         let style = TerminalStyle.current()
         let records = try source.deliveries(DeliveryQuery(filter: filter, limit: limit)).reversed()
         var lastID = try records.last?.id ?? source.latestID()
-        emit(render(Array(records), style: style, header: true))
+        // --follow prints rows long after the header: fixed column widths keep them under it.
+        let widths = follow ? DeliveryTable.followWidths(for: Array(records)) : nil
+        if records.isEmpty && !follow {
+            // Said on standard error for --json, so the JSON Lines stream stays empty.
+            let message = "No deliveries\(filter == .all ? "" : " match the filter") (newest \(limit) looked at)."
+            if json { FileHandle.standardError.write(Data((message + "\n").utf8)) } else { emit(message) }
+            return
+        }
+        emit(render(Array(records), style: style, header: true, widths: widths))
         guard follow else { return }
         while true {
             let fresh = try source.next(filter, after: lastID)
             guard let last = fresh.last else { continue }
             lastID = last.id
-            emit(render(fresh, style: style, header: false))
+            emit(render(fresh, style: style, header: false, widths: widths))
         }
     }
 
@@ -136,10 +146,12 @@ struct DeliveriesCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    private func render(_ records: [DeliveryRecord], style: TerminalStyle, header: Bool) -> String {
+    private func render(_ records: [DeliveryRecord], style: TerminalStyle, header: Bool, widths: [Int]?) -> String {
         if json {
-            return records.map { String(decoding: $0.jsonBytes, as: UTF8.self) }.joined(separator: "\n")
+            return records.map { String(decoding: $0.jsonBytes(providerTokenAsObjects: true), as: UTF8.self) }.joined(separator: "\n")
         }
-        return DeliveryTable.render(records, style: style, header: header)
+        return DeliveryTable.render(records, style: style, header: header, widths: widths)
     }
 }
+
+extension DeviceHandling: ExpressibleByArgument {}

@@ -18,12 +18,15 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         guard let record = try source.open().delivery(apnsID) else {
-            throw ValidationError("no delivery with apns-id or id \(apnsID)")
+            throw CommandFailure.notFound("no delivery with apns-id or id \(apnsID)")
         }
         if json {
-            print(String(decoding: record.jsonBytes, as: UTF8.self))
+            print(String(decoding: record.jsonBytes(providerTokenAsObjects: true), as: UTF8.self))
         } else {
             print(DeliveryExplanation.render(record, style: TerminalStyle.current()))
+            if source.dataDirectory == nil {
+                print("\nInspector: http://\(source.adminHost):\(source.adminPort)/#delivery=\(record.id)")
+            }
         }
     }
 }

@@ -11,7 +11,9 @@ struct KeygenCommand: ParsableCommand {
         abstract: "Generate a test APNs signing key (AuthKey_<KEYID>.p8) and print the --key flag for it.",
         discussion: """
             The key is a fresh P-256 key written as PKCS#8 PEM, like the .p8 files Apple issues. It is for the mock
-            only: Apple's servers do not know it. The file is created with mode 0600 and never overwritten.
+            only: Apple's servers do not know it. The file is created with mode 0600 and never overwritten. \
+            By default it goes to .apns-mock/keys/ (next to the default data directory), not the working \
+            directory: add .apns-mock/ to your .gitignore so no key is committed.
             """)
 
     @Option(help: "Team ID the key belongs to (10 upper-case letters or digits).")
@@ -21,7 +23,7 @@ struct KeygenCommand: ParsableCommand {
     var keyID: String?
 
     @Option(help: "Directory to write AuthKey_<KEYID>.p8 into.")
-    var out = "."
+    var out = KeygenCommand.defaultDirectory
 
     func validate() throws {
         guard AppleIdentifier.isValid(team) else { throw ValidationError(KeyRegistryError.invalidTeamID(team).description) }
@@ -45,7 +47,13 @@ struct KeygenCommand: ParsableCommand {
         print("Wrote \(file.path) (Key ID \(keyID), team \(team), public key \(key.publicKey.publicKeyFingerprint.prefix(16)))")
         print("Register it with the mock:")
         print("  --key \(team):\(keyID):\(file.path)")
+        print("It is a private key: keep it out of version control (add .apns-mock/ to your .gitignore).")
     }
+}
+
+extension KeygenCommand {
+    /// Under the default data directory (`.apns-mock`), which the project's .gitignore and docs tell users to ignore.
+    static let defaultDirectory = ".apns-mock/keys"
 }
 
 /// A failure after the arguments were accepted (printed without the usage text).

@@ -57,11 +57,14 @@ import Testing
         ], finalState: .active),
         Scenario(name: "older timestamp ignored", steps: [
             Step(payload: P.update(timestamp: t(100)), expect: .applied),
-            Step(advance: 5, payload: P.update(timestamp: t(50)), expect: .ignoredOlderTimestamp, phrase: "older than the last applied"),
+            Step(advance: 5, payload: P.update(timestamp: t(50)), expect: .ignoredOlderTimestamp,
+                 phrase: "older than the last applied update (\(t(100))); send the current time in seconds"),
         ], finalState: .active),
         Scenario(name: "a millisecond timestamp poisons later correct ones", steps: [
             Step(payload: P.update(timestamp: t(0) * 1000), expect: .applied),
-            Step(advance: 30, payload: P.update(timestamp: t(30)), expect: .ignoredOlderTimestamp),
+            Step(advance: 30, payload: P.update(timestamp: t(30)), expect: .ignoredOlderTimestamp,
+                 phrase: "Sending seconds now does not fix it: end this activity (an end push, or end it in the app), start a new one"),
+            Step(advance: 30, payload: P.end(timestamp: t(60)), expect: .applied),
         ]),
         Scenario(name: "end with an older timestamp still applies", steps: [
             Step(payload: P.update(timestamp: t(100)), expect: .applied),

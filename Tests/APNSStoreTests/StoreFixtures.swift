@@ -41,7 +41,8 @@ func makeRecord(
     token: String? = "a1b2c3", topic: String? = "com.example.app", pushType: String? = "alert", status: Int = 200,
     reason: String? = nil, apnsID: String = UUID().uuidString.lowercased(),
     receivedAt: Timestamp = SystemClock().now(), explanation: String? = nil,
-    payload: String = #"{"aps":{"alert":"hello"}}"#, warnings: [PushWarning] = []
+    payload: String = #"{"aps":{"alert":"hello"}}"#, warnings: [PushWarning] = [],
+    liveActivityCode: String? = nil
 ) -> DeliveryRecord {
     DeliveryRecord(
         receivedAt: receivedAt, connectionID: 7, clientAddress: "127.0.0.1:50000", environment: .development,
@@ -57,7 +58,8 @@ func makeRecord(
         payload: Array(payload.utf8), status: status, reason: reason, apnsID: apnsID,
         apnsUniqueID: status == 200 ? UUID().uuidString.lowercased() : nil, warnings: warnings,
         explanation: explanation, ruleID: reason.map { "rule-\($0)" }, pushType: pushType, topic: topic,
-        liveActivity: pushType == "liveactivity" ? LiveActivityOutcome(code: "applied", explanation: "updated") : nil,
+        liveActivity: liveActivityCode.map { LiveActivityOutcome(code: $0, explanation: "\($0): as the test says") }
+            ?? (pushType == "liveactivity" ? LiveActivityOutcome(code: "applied", explanation: "updated") : nil),
         latencyMicroseconds: 42)
 }
 

@@ -36,19 +36,43 @@ async function api(path) {
   return response;
 }
 
+// The verdict a person sees: accepted / rejected, or the third one when APNs said 200 but the simulated device
+// dropped, ignored or throttled the push (its outcome code says which).
+function deviceHandling(code) {
+  if (!code) return null;
+  if (code === "applied" || code === "dismissed") return "applied";
+  if (code === "throttled") return "throttled";
+  if (code.startsWith("ignored")) return "ignored";
+  if (code.startsWith("dropped")) return "dropped";
+  return null;
+}
+
+const DEVICE_LABELS = { dropped: "dropped by device", ignored: "ignored", throttled: "throttled" };
+
+function verdictOf(d) {
+  const handling = d.liveActivity ? deviceHandling(d.liveActivity.code) : null;
+  if (d.accepted && handling && handling !== "applied") {
+    return { cls: "device " + handling, label: d.status + " · " + DEVICE_LABELS[handling], word: DEVICE_LABELS[handling] };
+  }
+  return d.accepted ? { cls: "accepted", label: d.status + " accepted", word: "accepted" }
+    : { cls: "rejected", label: d.status + " rejected", word: "rejected" };
+}
+
 function filterQuery() {
   const params = new URLSearchParams();
   const q = document.getElementById("filter-q").value.trim();
   const accepted = document.getElementById("filter-verdict").value;
   const token = document.getElementById("filter-token").value.trim();
   if (q) params.set("q", q);
-  if (accepted) params.set("accepted", accepted);
+  if (accepted === "true" || accepted === "false") params.set("accepted", accepted);
+  else if (accepted) params.set("device", accepted);
   if (token) params.set("token", token);
   return params;
 }
 
 function pretty(text) {
   if (text === null || text === undefined) return "";
+  if (typeof text === "object") return JSON.stringify(text, null, 2);
   try { return JSON.stringify(JSON.parse(text), null, 2); } catch (_) { return String(text); }
 }
 
@@ -65,11 +89,11 @@ function localTime(iso) {
 // ---- Deliveries list ---------------------------------------------------------------------------------------
 
 function deliveryRow(d, isNew) {
-  const verdict = d.accepted ? "accepted" : "rejected";
+  const verdict = verdictOf(d);
   const row = el("tr", { "data-id": d.id, class: isNew ? "new" : "" },
     el("td", { class: "mono" }, d.id),
     el("td", { class: "mono" }, localTime(d.receivedAt)),
-    el("td", { class: "verdict " + verdict }, d.status + " " + verdict),
+    el("td", { class: "verdict " + verdict.cls }, verdict.label),
     el("td", {}, d.reason || ""),
     el("td", {}, d.pushType || ""),
     el("td", { class: "mono", title: d.deviceToken || "" }, shortToken(d.deviceToken)),
@@ -83,6 +107,7 @@ function addDeliveries(list, isNew) {
   for (const d of list) {
     if (state.rows.has(d.id)) continue;
     const row = deliveryRow(d, isNew);
+    if (String(d.id) === String(state.selectedId)) row.classList.add("selected");
     state.rows.set(d.id, row);
     // Newest first: insert before the first row with a smaller id.
     let before = null;
@@ -160,14 +185,19 @@ function definitionList(pairs) {
 
 async function showDelivery(id) {
   state.selectedId = id;
-  for (const [rowId, row] of state.rows) row.classList.toggle("selected", rowId === id);
+  setHash({ delivery: id });
+  for (const [rowId, row] of state.rows) row.classList.toggle("selected", String(rowId) === String(id));
   const response = await api("/api/deliveries/" + encodeURIComponent(id));
-  if (response.status !== 200) return;
-  const d = await response.json();
   const detail = document.getElementById("detail");
-  const verdict = d.accepted ? "accepted" : "rejected";
+  if (response.status !== 200) {
+    detail.replaceChildren(el("p", { id: "detail-missing" }, "No delivery " + id + " (deleted, or past the retention limit)."));
+    detail.hidden = false;
+    return;
+  }
+  const d = await response.json();
+  const verdict = verdictOf(d);
   const parts = [
-    el("h2", { class: "verdict " + verdict }, d.status + " " + (d.reason || "OK") + " — " + verdict),
+    el("h2", { class: "verdict " + verdict.cls, id: "detail-verdict" }, d.status + " " + (d.reason || "OK") + " — " + verdict.word),
   ];
   if (d.explanation) parts.push(el("p", { id: "detail-explanation" }, d.explanation));
   if (d.ruleId) parts.push(el("p", {}, "Rule: ", el("code", {}, d.ruleId), d.strict ? " (strict mode)" : ""));
@@ -203,54 +233,29 @@ async function showDelivery(id) {
   detail.hidden = false;
 }
 
-// ---- Live Activities ---------------------------------------------------------------------------------------
+// ---- Live Activities: activities.js ------------------------------------------------------------------------
 
-function summary(value) {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
+// ---- Deep links: #delivery=ID, #activity=TOKEN (a CI log or `explain` can point at a page) -------------------
+
+function setHash(link) {
+  const params = new URLSearchParams(location.hash.slice(1));
+  params.delete("delivery");
+  params.delete("activity");
+  for (const [name, value] of Object.entries(link)) params.set(name, String(value));
+  history.replaceState(null, "", "#" + params.toString());
 }
 
-async function loadActivities() {
-  const data = await (await api("/api/activities")).json();
-  const body = document.querySelector("#activities tbody");
-  const rows = (data.activities || []).map((a) => {
-    const row = el("tr", {},
-      el("td", { class: "mono", title: a.token || "" }, shortToken(a.token)),
-      el("td", {}, summary(a.attributesType || a.attributes)),
-      el("td", {}, summary(a.state)),
-      el("td", { class: "mono" }, summary(a.updatedAt)));
-    row.addEventListener("click", () => showActivity(a.token));
-    return row;
-  });
-  body.replaceChildren(...rows);
-  document.getElementById("activities-empty").hidden = rows.length > 0;
-}
-
-async function showActivity(token) {
-  const response = await api("/api/activities/" + encodeURIComponent(token));
-  const detail = document.getElementById("activity-detail");
-  if (response.status !== 200) { detail.replaceChildren(el("p", {}, "No activity for this token.")); detail.hidden = false; return; }
-  const a = await response.json();
-  const parts = [el("h2", {}, "Activity " + shortToken(token))];
-  parts.push(...section("Attributes", el("pre", {}, JSON.stringify(a.attributes ?? null, null, 2))));
-  parts.push(...section("Content state", el("pre", {}, JSON.stringify(a.contentState ?? null, null, 2))));
-  const timeline = el("table", {}, el("thead", {}, el("tr", {}, ...["time", "event", "apns-id", "device outcome"].map((h) => el("th", {}, h)))));
-  const body = el("tbody");
-  for (const entry of a.timeline || []) {
-    body.append(el("tr", {},
-      el("td", { class: "mono" }, summary(entry.at || entry.receivedAt)),
-      el("td", {}, summary(entry.event)),
-      el("td", { class: "mono" }, summary(entry.apnsId)),
-      el("td", {}, [summary(entry.outcome), summary(entry.explanation)].filter(Boolean).join(": "))));
+function openDeepLink() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const delivery = params.get("delivery");
+  const activity = params.get("activity");
+  if (activity) {
+    showTab("activities");
+    showActivity(activity).catch(() => {});
+  } else if (delivery) {
+    showTab("deliveries");
+    showDelivery(delivery).catch(() => {});
   }
-  timeline.append(body);
-  parts.push(...section("Timeline", timeline));
-  const known = new Set(["token", "attributes", "contentState", "timeline"]);
-  const rest = Object.fromEntries(Object.entries(a).filter(([key]) => !known.has(key)));
-  if (Object.keys(rest).length) parts.push(...section("Other", el("pre", {}, JSON.stringify(rest, null, 2))));
-  detail.replaceChildren(...parts);
-  detail.hidden = false;
 }
 
 // ---- Wiring ------------------------------------------------------------------------------------------------
@@ -286,6 +291,9 @@ function start() {
     document.getElementById("detail").hidden = true;
     await reload();
   });
+  window.addEventListener("hashchange", openDeepLink);
+  openDeepLink();
+  followActivities();
   reload().catch(() => {}).finally(follow);
 }
 

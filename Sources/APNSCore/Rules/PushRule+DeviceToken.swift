@@ -28,8 +28,10 @@ extension PushRule {
             case .reject:
                 return RuleRejection(
                     .badDeviceToken,
-                    "the device token is not one the mock knows; declare it (admin API or configuration) or send "
-                        + "to a declared token")
+                    "this token is not declared, and declaring any device token makes every undeclared one "
+                        + "BadDeviceToken (as APNs answers for a token it never issued): declarations exist in the "
+                        + "configuration's \"tokens\" or from POST /api/config/tokens. Declare this token too, or set "
+                        + "\"rules\": {\"undeclaredTokens\": \"warn\"} to accept undeclared tokens with a warning")
             case .acceptWithWarning:
                 evaluation.warn(
                     .undeclaredDeviceToken,

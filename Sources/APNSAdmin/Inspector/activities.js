@@ -1,0 +1,203 @@
+// apns-mock web inspector: the Live Activities view. Same rule as inspector.js: text from requests goes on the page
+// with textContent only (el() and svg() below), never innerHTML.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+// ActivityKit's default Date encoding is seconds since 2001-01-01 (Foundation's reference date).
+const REFERENCE_DATE_OFFSET = 978307200;
+const HOURS = 3600 * 1000;
+const activityState = { selected: null, latestId: 0, following: false };
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs || {})) node.setAttribute(name, String(value));
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+function dateText(date) {
+  return isNaN(date) ? "" : date.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+}
+
+// A value shown as a person reads it: dates as dates. Numbers in a field whose name says it is a time are read as
+// ActivityKit's 2001-based seconds when that gives a date between 2010 and 2050, as Unix seconds otherwise.
+function describeValue(key, value) {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "object") return JSON.stringify(value);
+  if (typeof value === "number" && /date|time|eta|at$|since|until|start|end/i.test(key)) {
+    const since2001 = new Date((value + REFERENCE_DATE_OFFSET) * 1000);
+    const year2001 = since2001.getUTCFullYear();
+    if (year2001 >= 2010 && year2001 <= 2050) return dateText(since2001) + "  (" + value + " s since 2001)";
+    const unix = new Date(value * 1000);
+    if (unix.getUTCFullYear() >= 2010 && unix.getUTCFullYear() <= 2050) return dateText(unix) + "  (" + value + " Unix s)";
+  }
+  if (typeof value === "string" && /^\d{4}-\d\d-\d\dT/.test(value)) return dateText(new Date(value));
+  return String(value);
+}
+
+function outcomeClass(outcome) {
+  return "outcome-" + (deviceHandling(outcome) || "other");
+}
+
+async function loadActivities() {
+  const data = await (await api("/api/activities")).json();
+  const body = document.querySelector("#activities tbody");
+  const rows = (data.activities || []).map((a) => {
+    const row = el("tr", { "data-token": a.token, class: a.token === activityState.selected ? "selected" : "" },
+      el("td", { class: "mono", title: a.token || "" }, shortToken(a.token)),
+      el("td", {}, a.attributesType || ""),
+      el("td", { class: "state state-" + a.state }, a.state),
+      el("td", { class: "mono" }, a.updatedAt ? describeValue("updatedAt", a.updatedAt) : ""));
+    row.addEventListener("click", () => showActivity(a.token));
+    return row;
+  });
+  body.replaceChildren(...rows);
+  document.getElementById("activities-empty").hidden = rows.length > 0;
+}
+
+// The pushes of one activity on a time axis from its start (or first push) to at least the 12-hour limit, each a
+// circle coloured by outcome; vertical lines mark the 8 h end, the 12 h removal and the stale date.
+function timelineChart(a) {
+  const entries = a.timeline || [];
+  const times = entries.map((e) => Date.parse(e.at)).filter((t) => !isNaN(t));
+  const start = Date.parse(a.startedAt) || (times.length ? Math.min(...times) : Date.now());
+  const stale = a.staleDate ? Date.parse(a.staleDate) : NaN;
+  const end = Math.max(start + 12.5 * HOURS, ...times, isNaN(stale) ? 0 : stale);
+  const width = 640, height = 96, left = 8, right = 8, axisY = 60;
+  const x = (t) => left + ((t - start) / (end - start)) * (width - left - right);
+  const chart = svg("svg", { id: "activity-timeline", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": "timeline of pushes" });
+  chart.append(svg("line", { class: "axis", x1: left, y1: axisY, x2: width - right, y2: axisY }));
+  for (let hour = 0; start + hour * HOURS <= end; hour += 2) {
+    chart.append(svg("text", { class: "tick", x: x(start + hour * HOURS), y: height - 4 }, hour + " h"));
+  }
+  const limit = (time, cls, label) => {
+    if (isNaN(time)) return;
+    chart.append(svg("line", { class: "limit " + cls, x1: x(time), y1: 8, x2: x(time), y2: axisY + 8 }),
+      x(time) > width * 0.8
+        ? svg("text", { class: "limit-label " + cls, x: x(time) - 3, y: 16, "text-anchor": "end" }, label)
+        : svg("text", { class: "limit-label " + cls, x: x(time) + 3, y: 16 }, label));
+  };
+  limit(start + 8 * HOURS, "limit-8h", "8 h: ends");
+  limit(start + 12 * HOURS, "limit-12h", "12 h: removed");
+  limit(stale, "limit-stale", "stale");
+  entries.forEach((entry, index) => {
+    const time = Date.parse(entry.at);
+    if (isNaN(time)) return;
+    const mark = svg("circle", { class: "mark " + outcomeClass(entry.outcome), cx: x(time), cy: axisY - 12 - (index % 3) * 8,
+      r: 6, "data-outcome": entry.outcome, "data-index": index });
+    mark.append(svg("title", {}, `${entry.event || "?"} at ${dateText(new Date(time))}: ${entry.outcome}`));
+    chart.append(mark);
+  });
+  return chart;
+}
+
+// The Lock Screen in spirit: the activity's type, its current content state as fields and values, the last alert.
+function previewCard(a, alert) {
+  const card = el("div", { class: "preview state-" + a.state, id: "activity-preview" },
+    el("div", { class: "preview-head" }, el("strong", {}, a.attributesType || "Live Activity"),
+      el("span", { class: "state state-" + a.state }, a.state)));
+  if (alert) {
+    const title = typeof alert === "string" ? alert : alert.title || alert["title-loc-key"] || "";
+    const body = typeof alert === "string" ? "" : alert.body || alert["loc-key"] || "";
+    card.append(el("div", { class: "preview-alert" }, el("strong", {}, title), body ? " " + body : ""));
+  }
+  const fields = el("dl", { class: "preview-fields" });
+  for (const [key, value] of Object.entries(a.contentState || {})) {
+    fields.append(el("dt", {}, key), el("dd", {}, describeValue(key, value)));
+  }
+  card.append(fields);
+  if (a.staleDate) card.append(el("p", { class: "muted" }, "stale at " + describeValue("staleDate", a.staleDate)));
+  return card;
+}
+
+// The newest alert sent to this token (the activity keeps content state, not alerts).
+async function latestAlert(token) {
+  const params = new URLSearchParams({ token, push_type: "liveactivity", limit: "50" });
+  const data = await (await api("/api/deliveries?" + params)).json();
+  for (const d of data.deliveries || []) {
+    try {
+      const alert = JSON.parse(d.payload || "{}").aps?.alert;
+      if (alert) return alert;
+    } catch (_) { /* not JSON */ }
+  }
+  return null;
+}
+
+async function showActivity(token) {
+  activityState.selected = token;
+  setHash({ activity: token });
+  for (const row of document.querySelectorAll("#activities tbody tr")) {
+    row.classList.toggle("selected", row.getAttribute("data-token") === token);
+  }
+  const response = await api("/api/activities/" + encodeURIComponent(token));
+  const detail = document.getElementById("activity-detail");
+  if (response.status !== 200) {
+    detail.replaceChildren(el("p", { id: "activity-missing" }, "No activity for this token (with --in-memory or after a crash, activities are not kept across restarts)."));
+    detail.hidden = false;
+    return;
+  }
+  const a = await response.json();
+  const alert = await latestAlert(token).catch(() => null);
+  const parts = [el("h2", { id: "activity-title" }, "Activity " + shortToken(token))];
+  parts.push(previewCard(a, alert));
+  parts.push(...section("Timeline", timelineChart(a)));
+  parts.push(definitionList([
+    ["state", a.state + (a.stateNote ? " (" + a.stateNote + ")" : "")], ["started", describeValue("startedAt", a.startedAt)],
+    ["ended", describeValue("endedAt", a.endedAt)], ["stale date", describeValue("staleDate", a.staleDate)],
+    ["dismiss at", describeValue("dismissAt", a.dismissAt)],
+    ["last applied timestamp", a.lastAppliedTimestamp ? describeValue("timestamp", a.lastAppliedTimestamp) : ""],
+    ["priority-10 pushes, last hour", a.priority10PushesInLastHour + " of " + a.budgetPerHour],
+  ].filter(([, value]) => value && value !== "null")));
+  parts.push(...section("Attributes", attributeList(a.attributes)));
+  const table = el("table", { id: "activity-pushes" },
+    el("thead", {}, el("tr", {}, ...["time", "event", "apns-id", "device outcome"].map((h) => el("th", {}, h)))));
+  const body = el("tbody");
+  for (const entry of a.timeline || []) {
+    body.append(el("tr", {},
+      el("td", { class: "mono" }, describeValue("at", entry.at)),
+      el("td", {}, entry.event || ""),
+      el("td", { class: "mono" }, entry.apnsId || ""),
+      el("td", { class: "outcome " + outcomeClass(entry.outcome) }, entry.explanation || entry.outcome)));
+  }
+  table.append(body);
+  parts.push(...section("Pushes", table));
+  detail.replaceChildren(...parts);
+  detail.hidden = false;
+}
+
+function attributeList(attributes) {
+  const list = el("dl");
+  for (const [key, value] of Object.entries(attributes || {})) list.append(el("dt", {}, key), el("dd", {}, describeValue(key, value)));
+  return list;
+}
+
+// Live: long-poll for the next Live Activity push (whatever the deliveries filter says) and redraw.
+async function followActivities() {
+  if (activityState.following) return;
+  activityState.following = true;
+  try {
+    const first = await (await api("/api/deliveries?limit=1")).json();
+    activityState.latestId = first.latestId || 0;
+  } catch (_) { /* retried below */ }
+  for (;;) {
+    try {
+      const params = new URLSearchParams({ push_type: "liveactivity", after_id: String(activityState.latestId), timeout_ms: "25000" });
+      const response = await api("/api/deliveries/wait?" + params);
+      if (response.status === 200) {
+        const d = await response.json();
+        activityState.latestId = Math.max(activityState.latestId, d.id || 0);
+        const latest = await (await api("/api/deliveries?limit=1")).json();
+        activityState.latestId = Math.max(activityState.latestId, latest.latestId || 0);
+        if (!document.getElementById("view-activities").hidden) {
+          await loadActivities();
+          if (activityState.selected) await showActivity(activityState.selected);
+        }
+      } else if (response.status !== 204) {
+        await sleep(1000);
+      }
+    } catch (_) {
+      await sleep(1500);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import APNSLiveActivity
+import Foundation
+
+/// Live Activity state kept with the data directory: loaded when the server starts, saved at graceful shutdown.
+/// In-memory servers (`--in-memory`) keep nothing.
+extension MockServer {
+    var liveActivityStatePath: String? {
+        configuration.dataDir.map { URL(fileURLWithPath: $0).appendingPathComponent(LiveActivityDevice.savedFileName).path }
+    }
+
+    /// A file that cannot be read is moved aside (never overwritten) and the device starts empty, with a message.
+    func restoreLiveActivities() {
+        guard let path = liveActivityStatePath else { return }
+        do {
+            try liveActivities.device.restore(from: path)
+        } catch {
+            let aside = path + ".unreadable"
+            try? FileManager.default.removeItem(atPath: aside)
+            try? FileManager.default.moveItem(atPath: path, toPath: aside)
+            FileHandle.standardError.write(Data(
+                "apns-mock: Live Activity state not restored: \(error.description); moved to \(aside)\n".utf8))
+        }
+    }
+
+    func saveLiveActivities() {
+        guard let path = liveActivityStatePath else { return }
+        do {
+            try liveActivities.device.save(to: path)
+        } catch {
+            FileHandle.standardError.write(Data("apns-mock: Live Activity state not saved to \(path): \(error)\n".utf8))
+        }
+    }
+}

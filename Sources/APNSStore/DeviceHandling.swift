@@ -1,0 +1,72 @@
+/// What the simulated device made of a Live Activity push, in the four words a person filters on. APNs answers
+/// 200 to all of them (A-LA); only the record knows the device dropped, ignored or throttled the push, so every view
+/// shows these as a third verdict beside "accepted" and "rejected".
+public enum DeviceHandling: String, Sendable, Hashable, CaseIterable {
+    /// The push changed the activity (`applied`, `dismissed`).
+    case applied
+    /// The device ignored it (`ignoredOlderTimestamp`, `ignoredAlreadyEnded`, `ignoredNoActivity`).
+    case ignored
+    /// The device could not use it (`droppedUndecodableContentState`, `droppedStartWithoutAlert`, ...).
+    case dropped
+    /// Over the device's priority-10 budget (`throttled`).
+    case throttled
+
+    /// The class of a record's Live Activity outcome code; nil for a code the mock does not produce.
+    public init?(outcomeCode code: String) {
+        if code == "applied" || code == "dismissed" {
+            self = .applied
+        } else if code == "throttled" {
+            self = .throttled
+        } else if code.hasPrefix("ignored") {
+            self = .ignored
+        } else if code.hasPrefix("dropped") {
+            self = .dropped
+        } else {
+            return nil
+        }
+    }
+
+    /// The words shown after the status: `200 · dropped by device`.
+    public var label: String {
+        switch self {
+        case .applied: "applied"
+        case .ignored: "ignored"
+        case .dropped: "dropped by device"
+        case .throttled: "throttled"
+        }
+    }
+
+    /// Whether `code` (a record's `liveActivity.code`) is of this class; the SQLite store uses the same test in SQL.
+    public func matches(outcomeCode code: String?) -> Bool {
+        code.flatMap(DeviceHandling.init(outcomeCode:)) == self
+    }
+
+    /// The SQL condition on the outcome code expression `column` that selects this class.
+    func sqlCondition(_ column: String) -> String {
+        switch self {
+        case .applied: "\(column) IN ('applied', 'dismissed')"
+        case .ignored: "\(column) LIKE 'ignored%'"
+        case .dropped: "\(column) LIKE 'dropped%'"
+        case .throttled: "\(column) = 'throttled'"
+        }
+    }
+}
+
+extension DeliveryRecord {
+    /// The device's handling of a Live Activity push; nil for other pushes.
+    public var deviceHandling: DeviceHandling? {
+        liveActivity.flatMap { DeviceHandling(outcomeCode: $0.code) }
+    }
+
+    /// True for a push APNs accepted (200) that the simulated device dropped, ignored or throttled: the third
+    /// verdict, neither a plain "accepted" nor a rejection.
+    public var acceptedButNotApplied: Bool {
+        accepted && deviceHandling.map { $0 != .applied } == true
+    }
+
+    /// `200`, or `200 · dropped by device` / `200 · ignored` / `200 · throttled` for the third verdict.
+    public var statusLabel: String {
+        guard acceptedButNotApplied, let handling = deviceHandling else { return String(status) }
+        return "\(status) · \(handling.label)"
+    }
+}
