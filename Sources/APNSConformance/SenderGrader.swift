@@ -31,7 +31,13 @@ public struct SenderGrader: Sendable {
     }
 
     func grade(rule: ConformanceRule, _ history: [ObservedRequest]) -> RuleResult {
-        if history.isEmpty { return .notApplicable(rule, "no request arrived") }
+        if history.isEmpty {
+            // A sender that sent nothing must not pass: it was probably pointed somewhere else.
+            guard rule == .acceptedStatus else { return .notApplicable(rule, "no request arrived") }
+            return RuleResult(rule: rule, summary: "no request arrived", findings: [
+                Finding(.fail, "no request arrived: the command sent nothing to APNS_MOCK_URL"),
+            ])
+        }
         switch rule.id {
         case ConformanceRule.acceptedStatus.id: return AcceptanceGrader.status(history)
         case ConformanceRule.acceptedWarnings.id: return AcceptanceGrader.warnings(history)
@@ -75,7 +81,10 @@ public struct GradeSummary: Sendable, Equatable {
     public func holds(strict: Bool) -> Bool { failed == 0 && (!strict || warned == 0) }
 }
 
-func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+func plural(_ count: Int, _ noun: String) -> String {
+    if count == 1 { return "1 \(noun)" }
+    return "\(count) \(noun)\(noun.hasSuffix("sh") || noun.hasSuffix("s") ? "es" : "s")"
+}
 
 func milliseconds(_ nanos: Int64) -> String {
     let ms = Double(nanos) / 1_000_000

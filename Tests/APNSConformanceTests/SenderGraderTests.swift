@@ -160,3 +160,11 @@ import Testing
         #expect(ClaimText.issuedAtForm(claims) == form)
     }
 }
+
+@Suite struct EmptyRunTests {
+    @Test func aSenderThatSentNothingFails() {
+        let results = SenderGrader().grade([])
+        #expect(results.first { $0.rule == .acceptedStatus }?.verdict == .fail)
+        #expect(results.filter { $0.rule != .acceptedStatus }.allSatisfy { $0.verdict == .notApplicable })
+    }
+}
