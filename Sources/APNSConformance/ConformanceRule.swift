@@ -44,7 +44,7 @@ extension ConformanceRule {
         id: "auth.es256", title: "ES256 with numeric iat", sources: ["A-TOKEN"],
         requirement: "The provider token is ES256 with a kid header and an integer iat in seconds.")
     public static let authReuse = ConformanceRule(
-        id: "auth.reuse", title: "One token reused", sources: ["A-TOKEN"],
+        id: "auth.reuse", title: "One token reused", sources: ["A-TOKEN", "F-675879"],
         requirement: "One provider token serves many pushes and connections; a new one is made no more often than every 20 minutes.")
     public static let authRefresh = ConformanceRule(
         id: "auth.refresh", title: "Refreshed within the hour", sources: ["A-TOKEN"],
@@ -62,13 +62,13 @@ extension ConformanceRule {
         id: "connection.pipelining", title: "Pipelined when many are due", sources: ["A-CONN"],
         requirement: "When many pushes are due the sender keeps several in flight instead of waiting for each answer.")
     public static let errorTokenGone = ConformanceRule(
-        id: "error.token-gone", title: "410 token not used again", sources: ["A-RESP"],
+        id: "error.token-gone", title: "410 token not used again", sources: ["A-RESP", "F-806522", "F-807380"],
         requirement: "After 410 Unregistered or ExpiredToken the device token is not pushed to again.")
     public static let errorPermanent = ConformanceRule(
-        id: "error.permanent", title: "Permanent errors not retried", sources: ["A-RESP"],
+        id: "error.permanent", title: "Permanent errors not retried", sources: ["A-RESP", "F-807380"],
         requirement: "A push answered with a permanent 400/403/405/413 reason is not sent again unchanged.")
     public static let errorTransient = ConformanceRule(
-        id: "error.transient", title: "429/500/503 retried with back-off", sources: ["A-RESP"],
+        id: "error.transient", title: "429/500/503 retried with back-off", sources: ["A-RESP", "F-807380"],
         requirement: "A push answered 429, 500 or 503 is sent again, after a back-off delay.")
     public static let errorGoaway = ConformanceRule(
         id: "error.goaway", title: "Reconnects after GOAWAY", sources: ["A-CONN", "A-RESP"],
