@@ -45,6 +45,7 @@ extension ConformanceReport {
     public func terminalText() -> String {
         var out = "\(title): \(command.joined(separator: " "))\n"
         if !injected.isEmpty { out += "injected: \(injected.joined(separator: ", "))\n" }
+        let width = max(22, results.map(\.rule.id.count).max() ?? 0)
         for result in results {
             let mark = switch result.verdict {
             case .pass: "PASS"
@@ -52,7 +53,7 @@ extension ConformanceReport {
             case .fail: "FAIL"
             case .notApplicable: " n/a"
             }
-            out += "\(mark)  \(result.rule.id.padding(toLength: 22, withPad: " ", startingAt: 0)) \(result.rule.title) — \(result.summary)\n"
+            out += "\(mark)  \(result.rule.id.padding(toLength: width, withPad: " ", startingAt: 0)) \(result.rule.title) — \(result.summary)\n"
             for finding in result.findings {
                 out += "        \(finding.verdict.rawValue): \(finding.message)"
                 if !finding.requestIDs.isEmpty { out += " [request \(finding.requestIDs.map { "#\($0)" }.joined(separator: ", "))]" }

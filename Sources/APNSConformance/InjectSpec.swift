@@ -12,6 +12,12 @@ public struct InjectSpec: Sendable, Equatable {
     /// The fault spec, as sorted-key JSON text.
     public var faultJSON: String
 
+    /// A fault given as spec JSON (a scenario's `faults`).
+    public init(text: String, faultJSON: String) {
+        self.text = text
+        self.faultJSON = faultJSON
+    }
+
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var description: String
     }

@@ -5,7 +5,7 @@ struct APNSMockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apns-mock",
         abstract: "A mock Apple Push Notification service that answers exactly as APNs would, explains why, and records every push.",
-        subcommands: [ServeCommand.self, DeliveriesCommand.self, ExplainCommand.self, KeygenCommand.self, CheckCommand.self],
+        subcommands: [ServeCommand.self, DeliveriesCommand.self, ExplainCommand.self, KeygenCommand.self, CheckCommand.self, ConformanceCommand.self],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -61,7 +61,8 @@ struct CheckCommand: ParsableCommand {
     /// Starts the mock, installs the faults, runs the command and grades what arrived.
     static func runAndGrade(
         title: String, command: [String], serve: ServeOptions, faults: [InjectSpec], report: ReportOptions,
-        extraEnvironment: [String: String], expectedPushes: Int? = nil, quiet: Bool = false
+        extraEnvironment: [String: String], expectedPushes: Int? = nil, quiet: Bool = false,
+        selection: RuleSelection? = nil, prepare: (EmbeddedMock) throws -> [String: String] = { _ in [:] }
     ) throws -> ConformanceReport {
         if let name = command.first, CommandRunner.resolve(name) == nil { throw RunnerError("command not found: \(name)") }
         let mock: EmbeddedMock
@@ -78,13 +79,14 @@ struct CheckCommand: ParsableCommand {
             let progress = ProgressPrinter(admin: mock.admin, after: before)
             if !quiet { progress.start() }
             defer { if !quiet { progress.stop() } }
-            status = try CommandRunner.run(command, environment: mock.environment.merging(extraEnvironment) { _, new in new })
+            let prepared = try prepare(mock)
+            status = try CommandRunner.run(command, environment: mock.environment.merging(extraEnvironment) { _, new in new }.merging(prepared) { _, new in new })
             requests = try mock.requests(after: before)
         } catch {
             throw RunnerError("\(error)")
         }
         let context = RunContext(commandExitStatus: status, expectedPushes: expectedPushes)
-        let results = SenderGrader(context: context).grade(requests, selection: report.selection)
+        let results = SenderGrader(context: context).grade(requests, selection: selection ?? report.selection)
         return ConformanceReport(
             title: title, command: command, commandExitStatus: status, results: results, requests: requests,
             strict: report.strict, injected: faults.map(\.text))
