@@ -22,7 +22,19 @@ enum AuthGrader {
             case .missing, .other: findings.append(Finding(.fail, "no usable iat in \(request.tokenClaims ?? "the claims")", requests: [request.id]))
             }
         }
-        return RuleResult(rule: .authES256, summary: "\(plural(seen.count, "provider token")) checked", findings: findings)
+        // One line per kind of problem, not one per token (a library that makes a token per push has hundreds).
+        var kept: [Finding] = []
+        var counts: [String: Int] = [:]
+        for finding in findings {
+            let kind = String(finding.message.prefix { $0 != "(" })
+            counts[kind, default: 0] += 1
+            if counts[kind] == 1 { kept.append(finding) }
+        }
+        for index in kept.indices {
+            let kind = String(kept[index].message.prefix { $0 != "(" })
+            if let count = counts[kind], count > 1 { kept[index].message += " — and \(count - 1) more tokens like it" }
+        }
+        return RuleResult(rule: .authES256, summary: "\(plural(seen.count, "provider token")) checked", findings: kept)
     }
 
     static func reuse(_ history: [ObservedRequest]) -> RuleResult {
