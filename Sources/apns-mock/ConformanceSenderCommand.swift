@@ -57,6 +57,10 @@ struct ConformanceSenderCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let command = Self.adapterCommand(adapter)
+        if command.first == "/bin/sh", let word = adapter.split(separator: " ").first, CommandRunner.resolve(String(word)) == nil {
+            printError("apns-mock conformance sender: no adapter named \(adapter) in Conformance/adapters (\(Self.adapterNames().joined(separator: ", "))) and no command \(word)")
+            throw ExitCode(2)
+        }
         var serve = serve
         let attributes = directory.appendingPathComponent("DeliveryAttributes.swift")
         if serve.activitySources.isEmpty, serve.activitySchemas.isEmpty, FileManager.default.fileExists(atPath: attributes.path) {

@@ -131,3 +131,52 @@ def test_list_shows_the_rules_without_running():
     result = check("--list")
     assert result.returncode == 0
     assert "error.token-gone" in result.stdout and "A-TOKEN" in result.stdout
+
+
+# -- apns-mock conformance sender --------------------------------------------------------------------------------
+
+SCENARIO_SENDER = str(pathlib.Path(__file__).parent / "helpers" / "scenario_sender.py")
+
+
+def sender_mode(*args):
+    return subprocess.run([BINARY, "conformance", "sender", *args], capture_output=True, text=True, cwd=REPO,
+                          timeout=TIMEOUT)
+
+
+def test_a_well_behaved_library_passes_every_scenario(tmp_path):
+    report = tmp_path / "sender.json"
+    result = sender_mode("--adapter", f"{sys.executable} {SCENARIO_SENDER} good", "--json", str(report))
+    assert result.returncode == 0, result.stdout + result.stderr
+    rules = {rule["id"]: rule["verdict"] for rule in json.loads(report.read_text())["rules"]}
+    for graded in ("unregistered-token/error.token-gone", "service-unavailable/error.transient",
+                   "expired-provider-token/auth.expired-retry", "permanent-error/error.permanent",
+                   "alerts-burst/connection.reuse", "live-activity-lifecycle/device.timestamps"):
+        assert rules[graded] == "pass", (graded, result.stdout)
+
+
+@pytest.mark.parametrize("mode, rule", [
+    ("keeps-pushing-to-410", "unregistered-token/error.token-gone"),
+    ("retries-without-backoff", "service-unavailable/error.transient"),
+    ("keeps-expired-token", "expired-provider-token/auth.expired-retry"),
+])
+def test_a_library_that_mishandles_an_answer_fails_the_scenario(mode, rule):
+    scenario = rule.split("/")[0]
+    result = sender_mode("--adapter", f"{sys.executable} {SCENARIO_SENDER} {mode}", "--scenario", scenario)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert verdicts(result.stdout)[rule] == "FAIL", result.stdout
+
+
+def test_the_curl_recipe_opens_a_connection_per_push():
+    result = sender_mode("--adapter", "curl", "--scenario", "alerts-burst")
+    assert result.returncode == 1, result.stdout + result.stderr
+    rules = verdicts(result.stdout)
+    assert rules["alerts-burst/connection.reuse"] == "FAIL"
+    assert rules["alerts-burst/auth.reuse"] == "PASS" and rules["alerts-burst/accepted.status"] == "PASS"
+
+
+def test_sender_mode_lists_and_refuses_an_unknown_adapter():
+    listing = sender_mode("--list")
+    assert listing.returncode == 0
+    assert "alerts-burst" in listing.stdout and "aioapns" in listing.stdout
+    assert sender_mode("--adapter", "no-such-adapter-or-command").returncode == 2
+    assert sender_mode().returncode == 2, "no adapter"
