@@ -1,4 +1,4 @@
-/// What a sender must do after each APNs error reason (A-RESP; Apple's guidance quoted on the developer forums:
+/// What a sender must do after each APNs error reason (A-RESP; Apple's guidance on the developer forums, F-807380:
 /// do not retry BadDeviceToken, DeviceTokenNotForTopic, Forbidden, ExpiredToken, Unregistered, PayloadTooLarge;
 /// TooManyRequests may be retried after a delay). Data, one line per reason.
 public enum ReasonPolicy: String, Sendable, Equatable {
