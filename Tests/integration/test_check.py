@@ -71,6 +71,14 @@ def test_a_sender_that_handles_the_error_passes(mode, rule):
     assert verdicts(result.stdout)[rule] == "PASS", result.stdout
 
 
+@pytest.mark.parametrize("mode, verdict, status", [("ignores-410", "FAIL", 1), ("stops-at-410", "PASS", 0)])
+def test_an_injected_fault_reaches_the_sender(mode, verdict, status):
+    result = check("--inject", "Unregistered", "--only", "error.token-gone", "--", sys.executable, SENDER, mode)
+    assert result.returncode == status, result.stdout + result.stderr
+    assert verdicts(result.stdout)["error.token-gone"] == verdict
+    assert "injected: Unregistered" in result.stdout
+
+
 def test_the_example_service_has_one_bug_and_the_check_names_it():
     result = check("--activity-source", "examples/DeliveryActivity.swift", "--", sys.executable, EXAMPLE)
     assert result.returncode == 1, result.stdout + result.stderr

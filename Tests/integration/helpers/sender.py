@@ -88,6 +88,10 @@ def main(mode):
         script({"status": 403, "reason": "ExpiredProviderToken"})
         if sender.push(alert, token=OTHER) == 403:
             sender.push(alert, token=OTHER, jwt_token=make_jwt() if mode == "expired-fresh-token" else None)
+    elif mode in ("stops-at-410", "ignores-410"):
+        for i in range(3):
+            if sender.push({"alert": f"message {i}"}) == 410 and mode == "stops-at-410":
+                break
     else:
         print("unknown mode " + mode, file=sys.stderr)
         return 3
