@@ -85,7 +85,8 @@ struct CheckCommand: ParsableCommand {
         } catch {
             throw RunnerError("\(error)")
         }
-        let context = RunContext(commandExitStatus: status, expectedPushes: expectedPushes)
+        let context = RunContext(
+            commandExitStatus: status, minimumBackoffMilliseconds: report.minimumBackoffMilliseconds, expectedPushes: expectedPushes)
         let results = SenderGrader(context: context).grade(requests, selection: selection ?? report.selection)
         return ConformanceReport(
             title: title, command: command, commandExitStatus: status, results: results, requests: requests,

@@ -19,6 +19,9 @@ struct ReportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Do not grade rules whose name starts with this (repeatable).", valueName: "prefix"))
     var skip: [String] = []
 
+    @Option(name: .customLong("min-backoff-ms"), help: ArgumentHelp("A retry after 429/500/503 sooner than this is no back-off (default 100).", valueName: "ms"))
+    var minimumBackoffMilliseconds: Int64 = 100
+
     @Flag(help: "Fail on warnings too.")
     var strict = false
 

@@ -53,7 +53,8 @@ def test_a_well_behaved_sender_passes_every_rule():
     ("expired-same-token", "auth.expired-retry"),
 ])
 def test_a_sender_that_breaks_a_rule_fails_it_by_name(mode, rule):
-    result = check("--only", rule, "--", sys.executable, SENDER, mode)
+    # Back-off threshold far from both senders' timing (immediate retry; 1 s sleep): no wall-clock race.
+    result = check("--only", rule, "--min-backoff-ms", "900", "--", sys.executable, SENDER, mode)
     assert result.returncode == 1, result.stdout + result.stderr
     assert verdicts(result.stdout)[rule] == "FAIL", result.stdout
     assert "FAILED: " + rule in result.stdout
@@ -66,7 +67,7 @@ def test_a_sender_that_breaks_a_rule_fails_it_by_name(mode, rule):
     ("expired-fresh-token", "auth.expired-retry"),
 ])
 def test_a_sender_that_handles_the_error_passes(mode, rule):
-    result = check("--only", rule, "--", sys.executable, SENDER, mode)
+    result = check("--only", rule, "--min-backoff-ms", "900", "--", sys.executable, SENDER, mode)
     assert result.returncode == 0, result.stdout + result.stderr
     assert verdicts(result.stdout)[rule] == "PASS", result.stdout
 
@@ -153,7 +154,8 @@ def sender_mode(*args):
 
 def test_a_well_behaved_library_passes_every_scenario(tmp_path):
     report = tmp_path / "sender.json"
-    result = sender_mode("--adapter", f"{sys.executable} {SCENARIO_SENDER} good", "--json", str(report))
+    result = sender_mode("--adapter", f"{sys.executable} {SCENARIO_SENDER} good", "--json", str(report),
+                         "--min-backoff-ms", "900")
     assert result.returncode == 0, result.stdout + result.stderr
     rules = {rule["id"]: rule["verdict"] for rule in json.loads(report.read_text())["rules"]}
     for graded in ("unregistered-token/error.token-gone", "service-unavailable/error.transient",
@@ -169,7 +171,8 @@ def test_a_well_behaved_library_passes_every_scenario(tmp_path):
 ])
 def test_a_library_that_mishandles_an_answer_fails_the_scenario(mode, rule):
     scenario = rule.split("/")[0]
-    result = sender_mode("--adapter", f"{sys.executable} {SCENARIO_SENDER} {mode}", "--scenario", scenario)
+    result = sender_mode("--adapter", f"{sys.executable} {SCENARIO_SENDER} {mode}", "--scenario", scenario,
+                         "--min-backoff-ms", "900")
     assert result.returncode == 1, result.stdout + result.stderr
     assert verdicts(result.stdout)[rule] == "FAIL", result.stdout
 

@@ -38,7 +38,7 @@ def main(mode):
                 dead.add(push["deviceToken"])
             elif answer.status_code in (429, 500, 503):
                 if mode != "retries-without-backoff":
-                    time.sleep(0.2 * (attempt + 1))  # the sender's back-off under test
+                    time.sleep(1.0 * (attempt + 1))  # the sender's back-off under test
                 continue
             elif reason == "ExpiredProviderToken" and mode != "keeps-expired-token":
                 token = make_jwt()

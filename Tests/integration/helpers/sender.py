@@ -82,7 +82,7 @@ def main(mode):
         script({"status": 503, "reason": "ServiceUnavailable"})
         if sender.push(alert, token=OTHER) == 503:
             if mode == "transient-backoff":
-                time.sleep(0.3)  # the sender's back-off under test, not a test wait
+                time.sleep(1.0)  # the sender's back-off under test, not a test wait
             sender.push(alert, token=OTHER)
     elif mode in ("expired-same-token", "expired-fresh-token"):
         script({"status": 403, "reason": "ExpiredProviderToken"})
