@@ -72,6 +72,24 @@ def test_a_sender_that_handles_the_error_passes(mode, rule):
     assert verdicts(result.stdout)[rule] == "PASS", result.stdout
 
 
+def test_a_content_state_the_app_cannot_decode_fails_device_applied():
+    result = check("--activity-source", "examples/DeliveryActivity.swift", "--only", "device.applied",
+                   "--", sys.executable, SENDER, "bad-content-state")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert verdicts(result.stdout)["device.applied"] == "FAIL"
+    assert "droppedUndecodableContentState" in result.stdout
+
+
+def test_pushes_over_the_priority_10_budget_fail_device_budget(tmp_path):
+    config = tmp_path / "budget.json"
+    config.write_text(json.dumps({"liveActivities": {"budgetPerHour": 2}}))
+    result = check("--config", str(config), "--only", "device.budget", "--", sys.executable, SENDER, "over-budget")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert verdicts(result.stdout)["device.budget"] == "FAIL" and "throttled" in result.stdout
+    within = check("--only", "device.budget", "--", sys.executable, SENDER, "over-budget")
+    assert within.returncode == 0, within.stdout
+
+
 @pytest.mark.parametrize("mode, verdict, status", [("ignores-410", "FAIL", 1), ("stops-at-410", "PASS", 0)])
 def test_an_injected_fault_reaches_the_sender(mode, verdict, status):
     result = check("--inject", "Unregistered", "--only", "error.token-gone", "--", sys.executable, SENDER, mode)

@@ -88,6 +88,15 @@ def main(mode):
         script({"status": 403, "reason": "ExpiredProviderToken"})
         if sender.push(alert, token=OTHER) == 403:
             sender.push(alert, token=OTHER, jwt_token=make_jwt() if mode == "expired-fresh-token" else None)
+    elif mode == "bad-content-state":  # against examples/DeliveryActivity.swift: minutesLeft must be an Int
+        sender.push({"event": "start", "timestamp": now, "attributes-type": "DeliveryAttributes",
+                     "attributes": {"orderNumber": "A-1"}, "content-state": {"status": "new", "minutesLeft": 5}, **alert},
+                    push_type="liveactivity")
+        sender.push({"event": "update", "timestamp": now + 1, "content-state": {"status": "late", "minutesLeft": "soon"}},
+                    push_type="liveactivity")
+    elif mode == "over-budget":
+        for i in range(4):
+            sender.push({"event": "update", "timestamp": now + i, "content-state": {"n": i}}, push_type="liveactivity")
     elif mode in ("stops-at-410", "ignores-410"):
         for i in range(3):
             if sender.push({"alert": f"message {i}"}) == 410 and mode == "stops-at-410":
