@@ -24,6 +24,7 @@ extension ConformanceReport {
             page += "<tr class=\"\(css)\"><td><a href=\"#\(e(result.rule.id))\">\(e(result.rule.id))</a> \(e(result.rule.title))</td><td>\(e(result.verdict.rawValue))</td><td>\(e(result.summary))</td><td>\(e(result.rule.sources.joined(separator: ", ")))</td></tr>\n"
         }
         page += "</table>\n"
+        page += "<p>The <code>curl</code> lines send a request again: set <code>APNS_MOCK_URL</code> and <code>APNS_MOCK_CA_FILE</code> (a running mock: <code>apns-mock serve</code> prints them; the defaults are https://localhost:2197 and certs/dev-ca.pem) and <code>JWT</code> (a provider token for your key, as in Apple&#39;s command-line recipe).</p>\n"
         for result in results where !result.findings.isEmpty {
             page += "<h2 id=\"\(e(result.rule.id))\">\(e(result.rule.id)): \(e(result.rule.title)) — \(e(result.verdict.rawValue))</h2>\n"
             page += "<p>\(e(result.rule.requirement))</p>\n"
