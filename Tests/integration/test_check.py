@@ -43,6 +43,7 @@ def test_a_well_behaved_sender_passes_every_rule():
     ("bad-token", "accepted.status"),
     ("token-per-push", "auth.reuse"),
     ("string-iat", "auth.es256"),
+    ("hour-old-token", "auth.refresh"),
     ("connection-per-push", "connection.reuse"),
     ("ms-timestamp", "device.timestamps"),
     ("start-without-alert", "device.start"),
@@ -70,6 +71,14 @@ def test_a_sender_that_handles_the_error_passes(mode, rule):
     result = check("--only", rule, "--min-backoff-ms", "900", "--", sys.executable, SENDER, mode)
     assert result.returncode == 0, result.stdout + result.stderr
     assert verdicts(result.stdout)[rule] == "PASS", result.stdout
+
+
+def test_warnings_fail_only_under_strict():
+    lenient = check("--only", "accepted.warnings", "--", sys.executable, SENDER, "string-iat")
+    assert lenient.returncode == 0 and verdicts(lenient.stdout)["accepted.warnings"] == "WARN"
+    assert "jwt-iat-string" in lenient.stdout
+    strict = check("--strict", "--only", "accepted.warnings", "--", sys.executable, SENDER, "string-iat")
+    assert strict.returncode == 1 and "FAILED: accepted.warnings" in strict.stdout
 
 
 def test_a_content_state_the_app_cannot_decode_fails_device_applied():

@@ -58,6 +58,8 @@ def main(mode):
             sender.push({"alert": f"message {i}"}, jwt_token=make_jwt())
     elif mode == "string-iat":
         sender.push(alert, jwt_token=make_jwt(iat=str(now)))
+    elif mode == "hour-old-token":
+        sender.push(alert, jwt_token=make_jwt(iat=now - 3700))
     elif mode == "connection-per-push":
         for i in range(3):
             with httpx.Client(http2=True, verify=ENV["APNS_MOCK_CA_FILE"]) as client:
