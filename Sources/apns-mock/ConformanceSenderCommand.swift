@@ -76,7 +76,7 @@ struct ConformanceSenderCommand: ParsableCommand {
             let instructionFile = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-scenario-\(getpid())-\(item.name).json")
             defer { try? FileManager.default.removeItem(at: instructionFile) }
             do {
-                let faults = (item.faults ?? []).map { InjectSpec(text: "scenario fault \($0.text)", faultJSON: $0.text) }
+                let faults = (item.faults ?? []).map { InjectSpec(text: $0.text, faultJSON: $0.text) }
                 let outcome = try CheckCommand.runAndGrade(
                     title: item.name, command: command, serve: serve, faults: faults, report: report, extraEnvironment: [:],
                     expectedPushes: item.expectAllDelivered == true ? item.pushCount : nil, quiet: true, selection: selection

@@ -72,14 +72,14 @@ final class EmbeddedMock {
         for fault in faults {
             let (status, body) = try admin.request("POST", "/api/config/faults", body: Data(fault.faultJSON.utf8))
             guard status == 200 else {
-                throw StartError(description: "--inject \(fault.text): the mock refused \(fault.faultJSON): \(String(decoding: body, as: UTF8.self))")
+                throw StartError(description: "fault \(fault.text): the mock refused \(fault.faultJSON): \(String(decoding: body, as: UTF8.self))")
             }
         }
         let (_, installed) = try admin.request("GET", "/api/config/faults")
         let text = String(decoding: installed, as: UTF8.self)
         for fault in faults {
             for key in fault.requiredKeys where !text.contains("\"\(key)\"") {
-                throw StartError(description: "--inject \(fault.text): this build's fault engine does not support \"\(key)\"")
+                throw StartError(description: "fault \(fault.text): this build's fault engine does not support \"\(key)\"")
             }
         }
     }
