@@ -10,7 +10,7 @@ RELEASE_BIN := .build/release/apns-mock
 SWIFT_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT ?= 900
 
-.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean
+.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean conformance
 
 all: build
 
@@ -68,3 +68,18 @@ bench: deps
 
 clean:
 	rm -rf .build .build-asan .build-tsan $(VENV)
+
+# Every sender adapter through every scenario; writes the adapter × rule matrix (docs/conformance.md).
+# An adapter failing rules is a finding (exit 1); the runner failing to run (exit 2) stops the target.
+CONFORMANCE_ADAPTERS ?= curl aioapns kalyke pyapns-client apns-mock-push
+conformance: deps venv
+	swift build
+	mkdir -p .build/conformance
+	@for adapter in $(CONFORMANCE_ADAPTERS); do \
+	  if [ $$adapter = apns-mock-push ] && ! $(DEBUG_BIN) --help | grep -q "^ *push "; then \
+	    echo "$$adapter: skipped (this build has no apns-mock push)"; rm -f .build/conformance/$$adapter.json; continue; fi; \
+	  $(DEBUG_BIN) conformance sender --adapter $$adapter --json .build/conformance/$$adapter.json > .build/conformance/$$adapter.txt 2>&1; \
+	  status=$$?; echo "$$adapter: exit $$status"; \
+	  if [ $$status -gt 1 ]; then tail -5 .build/conformance/$$adapter.txt; exit 1; fi; \
+	done
+	python3 scripts/conformance-matrix .build/conformance docs/conformance-matrix.md docs/conformance-matrix.html

@@ -52,9 +52,11 @@ let package = Package(
                 "APNSTransport", "APNSStore", "APNSAdmin",
             ]
         ),
+        // Graders of other senders (`apns-mock check`, `conformance sender`): pure, fed the admin API's records.
+        .target(name: "APNSConformance"),
         .executableTarget(
             name: "apns-mock",
-            dependencies: ["APNSMock", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["APNSMock", "APNSConformance", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
         .testTarget(
@@ -65,5 +67,6 @@ let package = Package(
         .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "APNSCore", "CNative"]),
         .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSAdmin", "APNSCore"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
+        .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
     ]
 )

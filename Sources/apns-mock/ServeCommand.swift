@@ -15,68 +15,14 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Address for the push listeners.")
-    var host: String?
-
-    @Option(help: "TLS HTTP/2 port (default 2197; 0 picks a free port).")
-    var port: Int?
-
-    @Option(name: .customLong("h2c-port"), help: "Cleartext prior-knowledge HTTP/2 port (default: none).")
-    var h2cPort: Int?
-
-    @Option(name: .customLong("production-port"), help: "Extra TLS port that stands for the production environment.")
-    var productionPort: Int?
-
-    @Option(name: .customLong("admin-port"), help: "Admin API and web inspector port (default 2198; 0 picks a free port).")
-    var adminPort: Int?
-
-    @Option(name: .customLong("admin-host"), help: "Address of the admin API (default 127.0.0.1: loopback only).")
-    var adminHost: String?
-
-    @Option(name: .customLong("admin-token"), help: "Require 'authorization: Bearer <token>' on the admin API.")
-    var adminToken: String?
-
-    @Flag(name: .customLong("no-admin"), help: "Do not serve the admin API.")
-    var noAdmin = false
-
-    @Option(name: .customLong("tls-cert"), help: "Server certificate chain (PEM).")
-    var tlsCertificate: String?
-
-    @Option(name: .customLong("tls-key"), help: "Server private key (PEM).")
-    var tlsKey: String?
-
-    @Option(help: "JSON configuration file (see docs/configuration.md).")
-    var config: String?
-
-    @Option(name: .customLong("data-dir"), help: "Directory of the delivery store (default: .apns-mock in the current directory).")
-    var dataDirectory: String?
-
-    @Flag(name: .customLong("in-memory"), help: "Keep deliveries in memory only (no store file).")
-    var inMemory = false
-
-    @Option(help: "Environment of the main listeners: development or production.")
-    var environment: APNsEnvironment?
-
-    @Option(name: .customLong("key"), help: ArgumentHelp("Signing key TEAMID:KEYID:path/to/AuthKey.p8 (repeatable).", valueName: "team:key:path"))
-    var keys: [String] = []
-
-    @Option(name: .customLong("topic"), help: ArgumentHelp("A bundle ID of a team, TEAMID:BUNDLEID (repeatable).", valueName: "team:bundle"))
-    var topics: [String] = []
-
-    @Option(name: .customLong("activity-source"), help: "Swift file or folder declaring ActivityAttributes types (repeatable).")
-    var activitySources: [String] = []
-
-    @Option(name: .customLong("activity-schema"), help: "JSON Live Activity schema file (repeatable).")
-    var activitySchemas: [String] = []
+    /// The listener, store, key and Live Activity options, shared with `apns-mock check`.
+    @OptionGroup var options: ServeOptions
 
     @Flag(help: "Strict mode: warnings and device-level Live Activity drops are answered with HTTP 400 and a mock-specific reason (NOT APNs behaviour).")
     var strict = false
 
-    @Option(help: "Event-loop threads (default: one per core).")
-    var threads: Int?
-
     func run() throws {
-        var configuration = try config.map(MockConfiguration.load(path:)) ?? MockConfiguration()
+        var configuration = try options.config.map(MockConfiguration.load(path:)) ?? MockConfiguration()
         try apply(to: &configuration)
         SignalWaiter.blockShutdownSignals()
         let server = try MockServer(configuration: configuration)
@@ -95,32 +41,10 @@ struct ServeCommand: ParsableCommand {
     }
 
     func apply(to configuration: inout MockConfiguration) throws {
-        if let host { configuration.host = host }
-        if let port { configuration.port = port }
-        if let h2cPort { configuration.h2cPort = h2cPort }
-        if let productionPort { configuration.productionPort = productionPort }
-        if let adminPort { configuration.admin.port = adminPort }
-        if noAdmin { configuration.admin.port = nil }
-        if let adminHost { configuration.admin.host = adminHost }
-        if let adminToken { configuration.admin.token = adminToken }
-        if let tlsCertificate { configuration.tls.certificate = tlsCertificate }
-        if let tlsKey { configuration.tls.privateKey = tlsKey }
-        if let dataDirectory { configuration.dataDir = dataDirectory }
-        if inMemory { configuration.dataDir = nil } else if configuration.dataDir == nil { configuration.dataDir = ".apns-mock" }
-        if let environment { configuration.environment = environment }
-        if let threads { configuration.threads = threads }
+        try options.apply(to: &configuration)
         if strict {
             configuration.rules.strictAll = true
             configuration.liveActivities.strict = true
-        }
-        configuration.liveActivities.sources += activitySources
-        configuration.liveActivities.schemaFiles += activitySchemas
-        do {
-            var registry = KeyRegistryConfiguration(teams: configuration.teams)
-            registry.add(keyFlags: try keys.map(KeyFlag.init(parsing:)), topicFlags: try topics.map(TopicFlag.init(parsing:)))
-            configuration.teams = registry.teams
-        } catch {
-            throw ValidationError("\(error)")
         }
     }
 }

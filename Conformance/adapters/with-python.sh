@@ -1,0 +1,23 @@
+#!/bin/sh
+# with-python.sh MODULE SCRIPT: runs SCRIPT with a Python that can import MODULE: $APNS_ADAPTER_PYTHON, else the
+# test venv (Tests/integration/.venv) when it has the library, else Conformance/adapters/.venv, created on first
+# use from Conformance/adapters/requirements.txt (git-ignored).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+module=$1; script=$2; shift 2
+python=${APNS_ADAPTER_PYTHON:-}
+if [ -z "$python" ] && [ -x "$root/Tests/integration/.venv/bin/python" ] \
+   && "$root/Tests/integration/.venv/bin/python" -c "import $module" 2>/dev/null; then
+  python="$root/Tests/integration/.venv/bin/python"
+fi
+if [ -z "$python" ]; then
+  venv="$here/.venv"
+  if [ ! -f "$venv/.installed" ]; then
+    python3 -m venv "$venv" >&2
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" >&2
+    touch "$venv/.installed"
+  fi
+  python="$venv/bin/python"
+fi
+PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" exec "$python" "$script" "$@"

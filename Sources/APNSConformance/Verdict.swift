@@ -1,0 +1,56 @@
+/// How a rule came out. Ordered: a rule's verdict is the worst of its findings.
+public enum Verdict: String, Sendable, Codable, Comparable, CaseIterable {
+    /// Nothing in the run could exercise the rule (no Live Activity pushes, no fault of that kind).
+    case notApplicable = "n/a"
+    case pass
+    case warn
+    case fail
+
+    private var rank: Int {
+        switch self {
+        case .notApplicable: 0
+        case .pass: 1
+        case .warn: 2
+        case .fail: 3
+        }
+    }
+
+    public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// One observation behind a verdict: a sentence and the requests it rests on.
+public struct Finding: Sendable, Equatable {
+    public var verdict: Verdict
+    public var message: String
+    /// Delivery ids (the admin API's `id`) of the requests this finding points at, first the one that matters most.
+    public var requestIDs: [Int64]
+
+    public init(_ verdict: Verdict, _ message: String, requests: [Int64] = []) {
+        self.verdict = verdict
+        self.message = message
+        self.requestIDs = requests
+    }
+}
+
+/// A rule applied to a run.
+public struct RuleResult: Sendable, Equatable {
+    public var rule: ConformanceRule
+    public var verdict: Verdict
+    /// What was checked, e.g. "12 requests on 1 connection".
+    public var summary: String
+    /// Warnings and failures (passes are summarised, not listed).
+    public var findings: [Finding]
+
+    public init(rule: ConformanceRule, summary: String, findings: [Finding]) {
+        self.rule = rule
+        self.summary = summary
+        self.findings = findings
+        verdict = findings.map(\.verdict).max() ?? .pass
+    }
+
+    public static func notApplicable(_ rule: ConformanceRule, _ why: String) -> RuleResult {
+        var result = RuleResult(rule: rule, summary: why, findings: [])
+        result.verdict = .notApplicable
+        return result
+    }
+}
