@@ -25,7 +25,7 @@ final class LiveActivityService: Sendable {
     func receive(request: HTTPRequest, verdict: Verdict, now: Timestamp, apnsID: String) -> Result {
         let push = LiveActivityPush(
             deviceToken: verdict.deviceToken ?? "", topic: verdict.topic ?? "", priority: verdict.priority ?? 10,
-            apnsID: apnsID, payload: request.body)
+            apnsID: apnsID, payload: request.body, parsedPayload: verdict.payload)
         let result = device.receive(push, now: now)
         var explanation = result.explanation
         if let issued = result.issuedUpdateToken {

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import Foundation
 
 /// Writes a record's JSON form (the same keys and values as `encode(to:)`) straight into bytes. The store encodes
@@ -7,7 +8,7 @@ import Foundation
 /// two forms decode to the same record.
 extension DeliveryRecord {
     public var jsonBytes: [UInt8] {
-        var writer = JSONByteWriter()
+        var writer = JSONWriter()
         writer.reserve(512 + payload.count * 2)
         writer.beginObject()
         writer.field("id", id)
@@ -81,64 +82,5 @@ extension DeliveryRecord {
         writer.field("latencyMicroseconds", latencyMicroseconds)
         writer.endObject()
         return writer.bytes
-    }
-}
-
-/// A minimal JSON byte writer: objects, arrays, strings (escaped per RFC 8259 §7), integers and booleans.
-struct JSONByteWriter {
-    private(set) var bytes: [UInt8] = []
-    /// Whether the next member/element needs a leading comma, per open container.
-    private var needsComma: [Bool] = []
-
-    mutating func reserve(_ capacity: Int) { bytes.reserveCapacity(capacity) }
-
-    mutating func beginObject() { bytes.append(UInt8(ascii: "{")); needsComma.append(false) }
-    mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    mutating func beginArray() { bytes.append(UInt8(ascii: "[")); needsComma.append(false) }
-    mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma.removeLast() }
-
-    /// Starts an array element.
-    mutating func element() { separate() }
-
-    mutating func key(_ name: String) {
-        separate()
-        string(name)
-        bytes.append(UInt8(ascii: ":"))
-    }
-
-    mutating func field(_ name: String, _ value: String) { key(name); string(value) }
-    mutating func field(_ name: String, _ value: Int64) { key(name); bytes.append(contentsOf: String(value).utf8) }
-    mutating func field(_ name: String, _ value: Bool) { key(name); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-
-    private mutating func separate() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
-    }
-
-    private static let hex = Array("0123456789abcdef".utf8)
-
-    mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let utf8 = value.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

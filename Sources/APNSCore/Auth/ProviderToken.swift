@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 
 /// A bearer token split into the parts APNs reads: header `alg`/`kid`/`typ`, claims `iss`/`iat`, the signature
@@ -71,10 +72,10 @@ public struct ProviderToken: Sendable, Hashable {
         switch value {
         case nil, .null:
             return nil
-        case .integer(let seconds):
-            return .integer(seconds)
-        case .number(let seconds) where seconds.isFinite:
-            return .float(seconds)
+        case let number? where number.int64Value != nil:
+            return .integer(number.int64Value ?? 0)
+        case let number? where number.doubleValue?.isFinite == true:
+            return .float(number.doubleValue ?? 0)
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard let seconds = Double(trimmed), seconds.isFinite, !trimmed.isEmpty else {
