@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "APNSTransport", dependencies: ["CNative", "APNSCore"]),
         .target(name: "APNSStore", dependencies: ["CNative", "APNSJSON", "APNSCore"]),
         .target(
-            name: "APNSAdmin", dependencies: ["CNative", "APNSCore", "APNSStore", "APNSLiveActivity"],
+            name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
             resources: [.copy("Inspector")]
         ),
         // Appends records under load and prints each id once durable; the kill -9 test in APNSStoreTests runs it.
@@ -51,7 +51,7 @@ let package = Package(
         .target(
             name: "APNSMock",
             dependencies: [
-                "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
+                "APNSJSON", "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
                 "APNSTransport", "APNSStore", "APNSAdmin",
             ]
         ),

@@ -10,6 +10,12 @@ extension DeliveryRecord {
     public var jsonBytes: [UInt8] {
         var writer = JSONWriter()
         writer.reserve(512 + payload.count * 2)
+        write(to: &writer)
+        return writer.bytes
+    }
+
+    /// Writes the record as one JSON object (a member value or an array element of what `writer` has open).
+    public func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("id", id)
         writer.field("receivedAt", Self.iso8601(receivedAt))
@@ -81,6 +87,5 @@ extension DeliveryRecord {
         }
         writer.field("latencyMicroseconds", latencyMicroseconds)
         writer.endObject()
-        return writer.bytes
     }
 }
