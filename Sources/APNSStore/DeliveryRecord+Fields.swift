@@ -1,0 +1,348 @@
+import APNSCore
+import APNSJSON
+import Foundation
+
+/// One field of a delivery record's stored and served form: its JSON key(s), how it is written and read back, the
+/// text free-text search sees, and the SQLite filter column it fills, if any.
+struct DeliveryRecordField: Sendable {
+    /// Writes `"key":value` into the record's open object; nothing for an absent optional.
+    let write: @Sendable (DeliveryRecord, inout JSONWriter) -> Void
+    /// Reads the field from the parsed record object into `record`; throws when a required key is missing or has
+    /// the wrong type. nil for fields that are only written (`receivedAt` as text, `accepted`).
+    let read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?
+    /// The texts `q` searches in this field.
+    let search: @Sendable (DeliveryRecord) -> [String]
+    /// The SQLite column beside the JSON blob that lets the store filter on this field, with its value.
+    let column: (name: String, value: @Sendable (DeliveryRecord) -> SQLiteValue)?
+
+    init(
+        write: @escaping @Sendable (DeliveryRecord, inout JSONWriter) -> Void,
+        read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?,
+        search: @escaping @Sendable (DeliveryRecord) -> [String] = { _ in [] },
+        column: (name: String, value: @Sendable (DeliveryRecord) -> SQLiteValue)? = nil
+    ) {
+        self.write = write
+        self.read = read
+        self.search = search
+        self.column = column
+    }
+}
+
+/// Why stored or served record JSON does not read back as a record.
+struct DeliveryRecordDecodingError: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension DeliveryRecord {
+    /// The record's one description, in JSON key order. The admin API, JSON Lines export and the SQLite `record`
+    /// blob are `jsonBytes` (written from this table), `Codable` reads and writes the same form, `searchText` and
+    /// the SQLite filter columns come from here too. A new record field is one entry here plus its stored property.
+    ///
+    /// The form: camelCase keys, `receivedAt` as nanoseconds plus a readable ISO 8601 copy, the payload as text when
+    /// it is UTF-8 (else base64), `accepted` spelled out for clients that filter on it; absent optionals left out.
+    static let fields: [DeliveryRecordField] = [
+        .integer("id", \.id, required: false),
+        DeliveryRecordField(write: { record, writer in writer.field("receivedAt", iso8601(record.receivedAt)) }, read: nil),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("receivedAtNanos", record.receivedAt.nanosecondsSinceEpoch) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                record.receivedAt = Timestamp(nanosecondsSinceEpoch: try int64(object, "receivedAtNanos"))
+            },
+            column: ("received_at", { .integer($0.receivedAt.nanosecondsSinceEpoch) })),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("connectionId", Int64(bitPattern: record.connectionID)) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                let text = try number(object, "connectionId")
+                guard let id = UInt64(text) ?? Int64(text).map(UInt64.init(bitPattern:)) else {
+                    throw DeliveryRecordDecodingError(description: "connectionId \(text) is not a 64-bit integer")
+                }
+                record.connectionID = id
+            }),
+        .string("clientAddress", \.clientAddress, searched: true),
+        DeliveryRecordField(
+            write: { record, writer in
+                if let environment = record.environment { writer.field("environment", environment.rawValue) }
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let text = try optionalString(object, "environment") else { return }
+                guard let environment = APNsEnvironment(rawValue: text) else {
+                    throw DeliveryRecordDecodingError(description: "environment \(text) is not development or production")
+                }
+                record.environment = environment
+            }),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let tls = record.tls else { return }
+                writer.key("tls")
+                writer.beginObject()
+                if let alpn = tls.alpn { writer.field("alpn", alpn) }
+                writer.field("version", tls.version)
+                writer.field("cipher", tls.cipher)
+                if let serverName = tls.serverName { writer.field("serverName", serverName) }
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let tls = try optionalObject(object, "tls") else { return }
+                record.tls = TLSInfo(
+                    alpn: try optionalString(tls, "alpn"), version: try string(tls, "version"),
+                    cipher: try string(tls, "cipher"), serverName: try optionalString(tls, "serverName"))
+            }),
+        .string("method", \.method),
+        .string("path", \.path, searched: true),
+        .optionalString("deviceToken", \.deviceToken, searched: true, column: "token"),
+        DeliveryRecordField(
+            write: { record, writer in
+                writer.key("headers")
+                writer.beginArray()
+                for header in record.headers {
+                    writer.element()
+                    writer.beginObject()
+                    writer.field("name", header.name)
+                    writer.field("value", header.value)
+                    writer.endObject()
+                }
+                writer.endArray()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                record.headers = try objects(object, "headers", required: true).map {
+                    (header) throws(DeliveryRecordDecodingError) in
+                    HeaderField(try string(header, "name"), try string(header, "value"))
+                }
+            },
+            search: { $0.headers.map { $0.name + ": " + $0.value } }),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let token = record.providerToken else { return }
+                writer.key("providerToken")
+                writer.beginObject()
+                if let header = token.header { writer.field("header", header) }
+                if let claims = token.claims { writer.field("claims", claims) }
+                writer.field("fingerprint", token.fingerprint)
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let token = try optionalObject(object, "providerToken") else { return }
+                record.providerToken = ProviderTokenSummary(
+                    header: try optionalString(token, "header"), claims: try optionalString(token, "claims"),
+                    fingerprint: try string(token, "fingerprint"))
+            }),
+        DeliveryRecordField(
+            write: { record, writer in
+                if let text = record.payloadText {
+                    writer.field("payload", text)
+                } else {
+                    writer.field("payloadBase64", Data(record.payload).base64EncodedString())
+                }
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                if let base64 = try optionalString(object, "payloadBase64") {
+                    guard let data = Data(base64Encoded: base64) else {
+                        throw DeliveryRecordDecodingError(description: "payloadBase64 is not base64")
+                    }
+                    record.payload = [UInt8](data)
+                } else {
+                    record.payload = Array((try optionalString(object, "payload") ?? "").utf8)
+                }
+            },
+            search: { $0.payloadText.map { [$0] } ?? [] }),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("status", Int64(record.status)) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let status = Int(exactly: try int64(object, "status")) else {
+                    throw DeliveryRecordDecodingError(description: "status is out of range")
+                }
+                record.status = status
+            },
+            column: ("status", { .integer(Int64($0.status)) })),
+        .optionalString("reason", \.reason, searched: true, column: "reason"),
+        DeliveryRecordField(write: { record, writer in writer.field("accepted", record.accepted) }, read: nil),
+        .string("apnsId", \.apnsID, searched: true, column: "apns_id"),
+        .optionalString("apnsUniqueId", \.apnsUniqueID, searched: true),
+        DeliveryRecordField(
+            write: { record, writer in
+                writer.key("warnings")
+                writer.beginArray()
+                for warning in record.warnings {
+                    writer.element()
+                    writer.beginObject()
+                    writer.field("code", warning.code)
+                    writer.field("message", warning.message)
+                    writer.endObject()
+                }
+                writer.endArray()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                record.warnings = try objects(object, "warnings", required: false).map {
+                    (warning) throws(DeliveryRecordDecodingError) in
+                    PushWarning(code: try string(warning, "code"), message: try string(warning, "message"))
+                }
+            },
+            search: { $0.warnings.flatMap { [$0.code, $0.message] } }),
+        .optionalString("explanation", \.explanation, searched: true),
+        .optionalString("ruleId", \.ruleID, searched: true),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("strict", record.strict) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                switch object["strict"] {
+                case nil, .null?: record.strict = false
+                case .bool(let flag)?: record.strict = flag
+                case let other?: throw DeliveryRecordDecodingError(description: "strict is \(other.typeDescription)")
+                }
+            }),
+        .optionalString("pushType", \.pushType, searched: true, column: "push_type"),
+        .optionalString("topic", \.topic, searched: true, column: "topic"),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let outcome = record.liveActivity else { return }
+                writer.key("liveActivity")
+                writer.beginObject()
+                writer.field("code", outcome.code)
+                writer.field("explanation", outcome.explanation)
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let outcome = try optionalObject(object, "liveActivity") else { return }
+                record.liveActivity = LiveActivityOutcome(
+                    code: try string(outcome, "code"), explanation: try string(outcome, "explanation"))
+            },
+            search: { $0.liveActivity.map { [$0.code, $0.explanation] } ?? [] }),
+        .integer("latencyMicroseconds", \.latencyMicroseconds, required: true),
+    ]
+
+    /// The SQLite filter columns, in `fields` order (`SQLiteSchema` creates them; the writer fills them).
+    static let columnFields = fields.compactMap(\.column)
+
+    /// A record with every field empty, for `init(json:)` to fill.
+    private static let empty = DeliveryRecord(
+        receivedAt: .zero, connectionID: 0, clientAddress: "", method: "", path: "", deviceToken: nil, headers: [],
+        payload: [], status: 0, reason: nil, apnsID: "", pushType: nil, topic: nil, latencyMicroseconds: 0)
+
+    /// Reads a record from its JSON form (`jsonBytes`, the admin API, a JSON Lines line).
+    init(json: JSONValue) throws(DeliveryRecordDecodingError) {
+        guard json.isObject else { throw DeliveryRecordDecodingError(description: "a record must be a JSON object") }
+        var record = Self.empty
+        for field in Self.fields {
+            try field.read?(json, &record)
+        }
+        self = record
+    }
+
+    /// Reads a record from JSON bytes.
+    init(jsonBytes: [UInt8]) throws(DeliveryRecordDecodingError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(jsonBytes)
+        } catch {
+            throw DeliveryRecordDecodingError(description: error.description)
+        }
+        try self.init(json: value)
+    }
+
+    /// Lower-cased text that free-text search (`q`) matches as a substring: ids, token, topic, push type, reason,
+    /// rule, explanation, warnings, Live Activity outcome, header values and the payload text.
+    var searchText: String {
+        Self.fields.flatMap { $0.search(self) }.joined(separator: "\n").lowercased()
+    }
+}
+
+extension DeliveryRecordField {
+    static func string(
+        _ key: String, _ path: WritableKeyPath<DeliveryRecord, String> & Sendable, searched: Bool = false,
+        column: String? = nil
+    ) -> DeliveryRecordField {
+        DeliveryRecordField(
+            write: { record, writer in writer.field(key, record[keyPath: path]) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                record[keyPath: path] = try DeliveryRecord.string(object, key)
+            },
+            search: { searched ? [$0[keyPath: path]] : [] },
+            column: column.map { name in (name, { .text($0[keyPath: path]) }) })
+    }
+
+    static func optionalString(
+        _ key: String, _ path: WritableKeyPath<DeliveryRecord, String?> & Sendable, searched: Bool = false,
+        column: String? = nil
+    ) -> DeliveryRecordField {
+        DeliveryRecordField(
+            write: { record, writer in
+                if let value = record[keyPath: path] { writer.field(key, value) }
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                record[keyPath: path] = try DeliveryRecord.optionalString(object, key)
+            },
+            search: { searched ? [$0[keyPath: path]].compactMap { $0 } : [] },
+            column: column.map { name in (name, { $0[keyPath: path].map(SQLiteValue.text) ?? .null }) })
+    }
+
+    static func integer(
+        _ key: String, _ path: WritableKeyPath<DeliveryRecord, Int64> & Sendable, required: Bool
+    ) -> DeliveryRecordField {
+        DeliveryRecordField(
+            write: { record, writer in writer.field(key, record[keyPath: path]) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                let present = object[key].map { $0 != .null } ?? false
+                if required || present { record[keyPath: path] = try DeliveryRecord.int64(object, key) }
+            })
+    }
+}
+
+/// Typed reads from a parsed record object, with messages that name the key.
+extension DeliveryRecord {
+    fileprivate static func string(_ object: JSONValue, _ key: String) throws(DeliveryRecordDecodingError) -> String {
+        guard let value = try optionalString(object, key) else {
+            throw DeliveryRecordDecodingError(description: "\(key) is missing")
+        }
+        return value
+    }
+
+    fileprivate static func optionalString(
+        _ object: JSONValue, _ key: String
+    ) throws(DeliveryRecordDecodingError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?: throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not a string")
+        }
+    }
+
+    fileprivate static func number(_ object: JSONValue, _ key: String) throws(DeliveryRecordDecodingError) -> String {
+        guard case .number(let text)? = object[key] else {
+            throw DeliveryRecordDecodingError(description: "\(key) is missing or not a number")
+        }
+        return text
+    }
+
+    fileprivate static func int64(_ object: JSONValue, _ key: String) throws(DeliveryRecordDecodingError) -> Int64 {
+        guard let value = object[key]?.int64Value else {
+            throw DeliveryRecordDecodingError(description: "\(key) is missing or not a 64-bit integer")
+        }
+        return value
+    }
+
+    fileprivate static func optionalObject(
+        _ object: JSONValue, _ key: String
+    ) throws(DeliveryRecordDecodingError) -> JSONValue? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case let value? where value.isObject: return value
+        case let other?: throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not an object")
+        }
+    }
+
+    fileprivate static func objects(
+        _ object: JSONValue, _ key: String, required: Bool
+    ) throws(DeliveryRecordDecodingError) -> [JSONValue] {
+        switch object[key] {
+        case nil, .null?:
+            if required { throw DeliveryRecordDecodingError(description: "\(key) is missing") }
+            return []
+        case .array(let elements)?:
+            guard elements.allSatisfy(\.isObject) else {
+                throw DeliveryRecordDecodingError(description: "\(key) holds something other than objects")
+            }
+            return elements
+        case let other?:
+            throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not an array")
+        }
+    }
+}
