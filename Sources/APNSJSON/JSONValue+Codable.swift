@@ -2,30 +2,28 @@
 /// and decodes from any JSON. Through `Codable` a number's literal is re-formatted by the coder: integers within 64
 /// bits stay exact, other numbers go through `Double`.
 extension JSONValue: Codable {
+    /// Tries the kinds most common in this project's documents first (strings, integers, objects), because with
+    /// `JSONDecoder` every wrong guess costs a thrown error.
     public init(from decoder: any Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var elements: [JSONValue] = []
-            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
-            self = .array(elements)
-            return
-        }
-        if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
-            self = .object(try object.allKeys.map { JSONMember($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
-            return
-        }
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
             self = .null
-        } else if let value = try? single.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? single.decode(Int64.self) {
-            self = .number(String(value))
-        } else if let value = try? single.decode(UInt64.self) {
-            self = .number(String(value))
-        } else if let value = try? single.decode(Double.self) {
-            self = .number(String(value))
+        } else if let text = try? single.decode(String.self) {
+            self = .string(text)
+        } else if let integer = try? single.decode(Int64.self) {
+            self = .number(String(integer))
+        } else if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            self = .object(try object.allKeys.map { JSONMember($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+        } else if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }
+            self = .array(elements)
+        } else if let flag = try? single.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let unsigned = try? single.decode(UInt64.self) {
+            self = .number(String(unsigned))
         } else {
-            self = .string(try single.decode(String.self))
+            self = .number(String(try single.decode(Double.self)))
         }
     }
 

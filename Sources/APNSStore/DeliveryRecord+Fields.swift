@@ -10,15 +10,15 @@ struct DeliveryRecordField: Sendable {
     /// Reads the field from the parsed record object into `record`; throws when a required key is missing or has
     /// the wrong type. nil for fields that are only written (`receivedAt` as text, `accepted`).
     let read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?
-    /// The texts `q` searches in this field.
-    let search: @Sendable (DeliveryRecord) -> [String]
+    /// Appends the texts `q` searches in this field; nil when search does not look at it.
+    let search: (@Sendable (DeliveryRecord, inout [String]) -> Void)?
     /// The SQLite column beside the JSON blob that lets the store filter on this field, with its value.
     let column: (name: String, value: @Sendable (DeliveryRecord) -> SQLiteValue)?
 
     init(
         write: @escaping @Sendable (DeliveryRecord, inout JSONWriter) -> Void,
         read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?,
-        search: @escaping @Sendable (DeliveryRecord) -> [String] = { _ in [] },
+        search: (@Sendable (DeliveryRecord, inout [String]) -> Void)? = nil,
         column: (name: String, value: @Sendable (DeliveryRecord) -> SQLiteValue)? = nil
     ) {
         self.write = write
@@ -41,7 +41,7 @@ extension DeliveryRecord {
     /// The form: camelCase keys, `receivedAt` as nanoseconds plus a readable ISO 8601 copy, the payload as text when
     /// it is UTF-8 (else base64), `accepted` spelled out for clients that filter on it; absent optionals left out.
     static let fields: [DeliveryRecordField] = [
-        .integer("id", \.id, required: false),
+        .integer("id", { $0.id }, { $0.id = $1 }, required: false),
         DeliveryRecordField(write: { record, writer in writer.field("receivedAt", iso8601(record.receivedAt)) }, read: nil),
         DeliveryRecordField(
             write: { record, writer in writer.field("receivedAtNanos", record.receivedAt.nanosecondsSinceEpoch) },
@@ -58,7 +58,7 @@ extension DeliveryRecord {
                 }
                 record.connectionID = id
             }),
-        .string("clientAddress", \.clientAddress, searched: true),
+        .string("clientAddress", { $0.clientAddress }, { $0.clientAddress = $1 }, searched: true),
         DeliveryRecordField(
             write: { record, writer in
                 if let environment = record.environment { writer.field("environment", environment.rawValue) }
@@ -87,9 +87,9 @@ extension DeliveryRecord {
                     alpn: try optionalString(tls, "alpn"), version: try string(tls, "version"),
                     cipher: try string(tls, "cipher"), serverName: try optionalString(tls, "serverName"))
             }),
-        .string("method", \.method),
-        .string("path", \.path, searched: true),
-        .optionalString("deviceToken", \.deviceToken, searched: true, column: "token"),
+        .string("method", { $0.method }, { $0.method = $1 }),
+        .string("path", { $0.path }, { $0.path = $1 }, searched: true),
+        .optionalString("deviceToken", { $0.deviceToken }, { $0.deviceToken = $1 }, searched: true, column: "token"),
         DeliveryRecordField(
             write: { record, writer in
                 writer.key("headers")
@@ -109,7 +109,7 @@ extension DeliveryRecord {
                     HeaderField(try string(header, "name"), try string(header, "value"))
                 }
             },
-            search: { $0.headers.map { $0.name + ": " + $0.value } }),
+            search: { record, parts in parts.append(contentsOf: record.headers.map { $0.name + ": " + $0.value }) }),
         DeliveryRecordField(
             write: { record, writer in
                 guard let token = record.providerToken else { return }
@@ -144,7 +144,7 @@ extension DeliveryRecord {
                     record.payload = Array((try optionalString(object, "payload") ?? "").utf8)
                 }
             },
-            search: { $0.payloadText.map { [$0] } ?? [] }),
+            search: { record, parts in if let text = record.payloadText { parts.append(text) } }),
         DeliveryRecordField(
             write: { record, writer in writer.field("status", Int64(record.status)) },
             read: { object, record throws(DeliveryRecordDecodingError) in
@@ -154,10 +154,10 @@ extension DeliveryRecord {
                 record.status = status
             },
             column: ("status", { .integer(Int64($0.status)) })),
-        .optionalString("reason", \.reason, searched: true, column: "reason"),
+        .optionalString("reason", { $0.reason }, { $0.reason = $1 }, searched: true, column: "reason"),
         DeliveryRecordField(write: { record, writer in writer.field("accepted", record.accepted) }, read: nil),
-        .string("apnsId", \.apnsID, searched: true, column: "apns_id"),
-        .optionalString("apnsUniqueId", \.apnsUniqueID, searched: true),
+        .string("apnsId", { $0.apnsID }, { $0.apnsID = $1 }, searched: true, column: "apns_id"),
+        .optionalString("apnsUniqueId", { $0.apnsUniqueID }, { $0.apnsUniqueID = $1 }, searched: true),
         DeliveryRecordField(
             write: { record, writer in
                 writer.key("warnings")
@@ -177,9 +177,11 @@ extension DeliveryRecord {
                     PushWarning(code: try string(warning, "code"), message: try string(warning, "message"))
                 }
             },
-            search: { $0.warnings.flatMap { [$0.code, $0.message] } }),
-        .optionalString("explanation", \.explanation, searched: true),
-        .optionalString("ruleId", \.ruleID, searched: true),
+            search: { record, parts in
+                for warning in record.warnings { parts.append(warning.code); parts.append(warning.message) }
+            }),
+        .optionalString("explanation", { $0.explanation }, { $0.explanation = $1 }, searched: true),
+        .optionalString("ruleId", { $0.ruleID }, { $0.ruleID = $1 }, searched: true),
         DeliveryRecordField(
             write: { record, writer in writer.field("strict", record.strict) },
             read: { object, record throws(DeliveryRecordDecodingError) in
@@ -189,8 +191,8 @@ extension DeliveryRecord {
                 case let other?: throw DeliveryRecordDecodingError(description: "strict is \(other.typeDescription)")
                 }
             }),
-        .optionalString("pushType", \.pushType, searched: true, column: "push_type"),
-        .optionalString("topic", \.topic, searched: true, column: "topic"),
+        .optionalString("pushType", { $0.pushType }, { $0.pushType = $1 }, searched: true, column: "push_type"),
+        .optionalString("topic", { $0.topic }, { $0.topic = $1 }, searched: true, column: "topic"),
         DeliveryRecordField(
             write: { record, writer in
                 guard let outcome = record.liveActivity else { return }
@@ -205,8 +207,11 @@ extension DeliveryRecord {
                 record.liveActivity = LiveActivityOutcome(
                     code: try string(outcome, "code"), explanation: try string(outcome, "explanation"))
             },
-            search: { $0.liveActivity.map { [$0.code, $0.explanation] } ?? [] }),
-        .integer("latencyMicroseconds", \.latencyMicroseconds, required: true),
+            search: { record, parts in
+                if let outcome = record.liveActivity { parts.append(outcome.code); parts.append(outcome.explanation) }
+            }),
+        .integer(
+            "latencyMicroseconds", { $0.latencyMicroseconds }, { $0.latencyMicroseconds = $1 }, required: true),
     ]
 
     /// The SQLite filter columns, in `fields` order (`SQLiteSchema` creates them; the writer fills them).
@@ -241,47 +246,61 @@ extension DeliveryRecord {
     /// Lower-cased text that free-text search (`q`) matches as a substring: ids, token, topic, push type, reason,
     /// rule, explanation, warnings, Live Activity outcome, header values and the payload text.
     var searchText: String {
-        Self.fields.flatMap { $0.search(self) }.joined(separator: "\n").lowercased()
+        var parts: [String] = []
+        parts.reserveCapacity(16 + headers.count + 2 * warnings.count)
+        for field in Self.fields { field.search?(self, &parts) }
+        return parts.joined(separator: "\n").lowercased()
     }
 }
 
+/// Entries for plain fields. `get` and `set` are closures rather than key paths: key-path projection costs more
+/// than the rest of a record's encoding, which runs on every push.
 extension DeliveryRecordField {
     static func string(
-        _ key: String, _ path: WritableKeyPath<DeliveryRecord, String> & Sendable, searched: Bool = false,
-        column: String? = nil
+        _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> String,
+        _ set: @escaping @Sendable (inout DeliveryRecord, String) -> Void, searched: Bool = false, column: String? = nil
     ) -> DeliveryRecordField {
-        DeliveryRecordField(
-            write: { record, writer in writer.field(key, record[keyPath: path]) },
-            read: { object, record throws(DeliveryRecordDecodingError) in
-                record[keyPath: path] = try DeliveryRecord.string(object, key)
-            },
-            search: { searched ? [$0[keyPath: path]] : [] },
-            column: column.map { name in (name, { .text($0[keyPath: path]) }) })
+        let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in parts.append(get(record)) }
+        let value: @Sendable (DeliveryRecord) -> SQLiteValue = { .text(get($0)) }
+        return DeliveryRecordField(
+            write: { record, writer in writer.field(key, get(record)) },
+            read: { object, record throws(DeliveryRecordDecodingError) in set(&record, try DeliveryRecord.string(object, key)) },
+            search: searched ? search : nil,
+            column: column.map { ($0, value) })
     }
 
     static func optionalString(
-        _ key: String, _ path: WritableKeyPath<DeliveryRecord, String?> & Sendable, searched: Bool = false,
+        _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> String?,
+        _ set: @escaping @Sendable (inout DeliveryRecord, String?) -> Void, searched: Bool = false,
         column: String? = nil
     ) -> DeliveryRecordField {
-        DeliveryRecordField(
+        let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in
+            if let text = get(record) { parts.append(text) }
+        }
+        let value: @Sendable (DeliveryRecord) -> SQLiteValue = { record in
+            guard let text = get(record) else { return .null }
+            return .text(text)
+        }
+        return DeliveryRecordField(
             write: { record, writer in
-                if let value = record[keyPath: path] { writer.field(key, value) }
+                if let text = get(record) { writer.field(key, text) }
             },
             read: { object, record throws(DeliveryRecordDecodingError) in
-                record[keyPath: path] = try DeliveryRecord.optionalString(object, key)
+                set(&record, try DeliveryRecord.optionalString(object, key))
             },
-            search: { searched ? [$0[keyPath: path]].compactMap { $0 } : [] },
-            column: column.map { name in (name, { $0[keyPath: path].map(SQLiteValue.text) ?? .null }) })
+            search: searched ? search : nil,
+            column: column.map { ($0, value) })
     }
 
     static func integer(
-        _ key: String, _ path: WritableKeyPath<DeliveryRecord, Int64> & Sendable, required: Bool
+        _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> Int64,
+        _ set: @escaping @Sendable (inout DeliveryRecord, Int64) -> Void, required: Bool
     ) -> DeliveryRecordField {
         DeliveryRecordField(
-            write: { record, writer in writer.field(key, record[keyPath: path]) },
+            write: { record, writer in writer.field(key, get(record)) },
             read: { object, record throws(DeliveryRecordDecodingError) in
                 let present = object[key].map { $0 != .null } ?? false
-                if required || present { record[keyPath: path] = try DeliveryRecord.int64(object, key) }
+                if required || present { set(&record, try DeliveryRecord.int64(object, key)) }
             })
     }
 }
