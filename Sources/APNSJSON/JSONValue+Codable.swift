@@ -13,7 +13,9 @@ extension JSONValue: Codable {
         } else if let integer = try? single.decode(Int64.self) {
             self = .number(String(integer))
         } else if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
-            self = .object(try object.allKeys.map { JSONMember($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+            self = .object(try object.allKeys.map {
+                JSONMember($0.stringValue, try object.decode(JSONValue.self, forKey: $0))
+            })
         } else if var array = try? decoder.unkeyedContainer() {
             var elements: [JSONValue] = []
             while !array.isAtEnd { elements.append(try array.decode(JSONValue.self)) }

@@ -34,7 +34,9 @@ public struct JSONWriter {
     @inlinable public mutating func field(_ name: String, _ value: JSONValue) { key(name); self.value(value) }
 
     @inlinable public mutating func integer(_ value: Int64) { output.append(contentsOf: String(value).utf8) }
-    @inlinable public mutating func boolean(_ value: Bool) { output.append(contentsOf: (value ? "true" : "false").utf8) }
+    @inlinable public mutating func boolean(_ value: Bool) {
+        output.append(contentsOf: (value ? "true" : "false").utf8)
+    }
     @inlinable public mutating func null() { output.append(contentsOf: "null".utf8) }
 
     /// Writes a whole value compactly: no whitespace, members in their order, numbers as their literal text.

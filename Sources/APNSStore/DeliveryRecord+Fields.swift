@@ -42,7 +42,8 @@ extension DeliveryRecord {
     /// it is UTF-8 (else base64), `accepted` spelled out for clients that filter on it; absent optionals left out.
     static let fields: [DeliveryRecordField] = [
         .integer("id", { $0.id }, { $0.id = $1 }, required: false),
-        DeliveryRecordField(write: { record, writer in writer.field("receivedAt", iso8601(record.receivedAt)) }, read: nil),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("receivedAt", iso8601(record.receivedAt)) }, read: nil),
         DeliveryRecordField(
             write: { record, writer in writer.field("receivedAtNanos", record.receivedAt.nanosecondsSinceEpoch) },
             read: { object, record throws(DeliveryRecordDecodingError) in
@@ -66,7 +67,8 @@ extension DeliveryRecord {
             read: { object, record throws(DeliveryRecordDecodingError) in
                 guard let text = try optionalString(object, "environment") else { return }
                 guard let environment = APNsEnvironment(rawValue: text) else {
-                    throw DeliveryRecordDecodingError(description: "environment \(text) is not development or production")
+                    throw DeliveryRecordDecodingError(
+                        description: "environment \(text) is not development or production")
                 }
                 record.environment = environment
             }),
@@ -264,7 +266,9 @@ extension DeliveryRecordField {
         let value: @Sendable (DeliveryRecord) -> SQLiteValue = { .text(get($0)) }
         return DeliveryRecordField(
             write: { record, writer in writer.field(key, get(record)) },
-            read: { object, record throws(DeliveryRecordDecodingError) in set(&record, try DeliveryRecord.string(object, key)) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                set(&record, try DeliveryRecord.string(object, key))
+            },
             search: searched ? search : nil,
             column: column.map { ($0, value) })
     }
@@ -320,7 +324,8 @@ extension DeliveryRecord {
         switch object[key] {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        case let other?: throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not a string")
+        case let other?:
+            throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not a string")
         }
     }
 
@@ -344,7 +349,8 @@ extension DeliveryRecord {
         switch object[key] {
         case nil, .null?: return nil
         case let value? where value.isObject: return value
-        case let other?: throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not an object")
+        case let other?:
+            throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not an object")
         }
     }
 

@@ -15,7 +15,9 @@ import Testing
     }
 
     private func router(_ store: any DeliveryStore) -> AdminRouter {
-        AdminRouter(store: store, backend: FakeBackend(), bearerToken: nil, inspector: InspectorFiles(directory: URL(fileURLWithPath: "/nonexistent")))
+        AdminRouter(
+            store: store, backend: FakeBackend(), bearerToken: nil,
+            inspector: InspectorFiles(directory: URL(fileURLWithPath: "/nonexistent")))
     }
 
     @Test func healthWritesStatusOnceWhenTheStoreFails() throws {
