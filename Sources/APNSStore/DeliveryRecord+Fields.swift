@@ -92,26 +92,10 @@ extension DeliveryRecord {
         .string("method", { $0.method }, { $0.method = $1 }),
         .string("path", { $0.path }, { $0.path = $1 }, searched: true),
         .optionalString("deviceToken", { $0.deviceToken }, { $0.deviceToken = $1 }, searched: true, column: "token"),
-        DeliveryRecordField(
-            write: { record, writer in
-                writer.key("headers")
-                writer.beginArray()
-                for header in record.headers {
-                    writer.element()
-                    writer.beginObject()
-                    writer.field("name", header.name)
-                    writer.field("value", header.value)
-                    writer.endObject()
-                }
-                writer.endArray()
-            },
-            read: { object, record throws(DeliveryRecordDecodingError) in
-                record.headers = try objects(object, "headers", required: true).map {
-                    (header) throws(DeliveryRecordDecodingError) in
-                    HeaderField(try string(header, "name"), try string(header, "value"))
-                }
-            },
-            search: { record, parts in parts.append(contentsOf: record.headers.map { $0.name + ": " + $0.value }) }),
+        .pairs(
+            "headers", ("name", "value"), required: true, { $0.headers }, { $0.headers = $1 },
+            split: { ($0.name, $0.value) }, make: { HeaderField($0, $1) },
+            search: { header, parts in parts.append(header.name + ": " + header.value) }),
         DeliveryRecordField(
             write: { record, writer in
                 guard let token = record.providerToken else { return }
@@ -160,28 +144,10 @@ extension DeliveryRecord {
         DeliveryRecordField(write: { record, writer in writer.field("accepted", record.accepted) }, read: nil),
         .string("apnsId", { $0.apnsID }, { $0.apnsID = $1 }, searched: true, column: "apns_id"),
         .optionalString("apnsUniqueId", { $0.apnsUniqueID }, { $0.apnsUniqueID = $1 }, searched: true),
-        DeliveryRecordField(
-            write: { record, writer in
-                writer.key("warnings")
-                writer.beginArray()
-                for warning in record.warnings {
-                    writer.element()
-                    writer.beginObject()
-                    writer.field("code", warning.code)
-                    writer.field("message", warning.message)
-                    writer.endObject()
-                }
-                writer.endArray()
-            },
-            read: { object, record throws(DeliveryRecordDecodingError) in
-                record.warnings = try objects(object, "warnings", required: false).map {
-                    (warning) throws(DeliveryRecordDecodingError) in
-                    PushWarning(code: try string(warning, "code"), message: try string(warning, "message"))
-                }
-            },
-            search: { record, parts in
-                for warning in record.warnings { parts.append(warning.code); parts.append(warning.message) }
-            }),
+        .pairs(
+            "warnings", ("code", "message"), required: false, { $0.warnings }, { $0.warnings = $1 },
+            split: { ($0.code, $0.message) }, make: { PushWarning(code: $0, message: $1) },
+            search: { warning, parts in parts.append(warning.code); parts.append(warning.message) }),
         .optionalString("explanation", { $0.explanation }, { $0.explanation = $1 }, searched: true),
         .optionalString("ruleId", { $0.ruleID }, { $0.ruleID = $1 }, searched: true),
         DeliveryRecordField(
@@ -218,6 +184,9 @@ extension DeliveryRecord {
 
     /// The SQLite filter columns, in `fields` order (`SQLiteSchema` creates them; the writer fills them).
     static let columnFields = fields.compactMap(\.column)
+    /// The writers and search parts alone: iterating `fields` would retain every closure of each entry per record.
+    static let writers = fields.map(\.write)
+    static let searchers = fields.compactMap(\.search)
 
     /// A record with every field empty, for `init(json:)` to fill.
     private static let empty = DeliveryRecord(
@@ -250,7 +219,7 @@ extension DeliveryRecord {
     var searchText: String {
         var parts: [String] = []
         parts.reserveCapacity(16 + headers.count + 2 * warnings.count)
-        for field in Self.fields { field.search?(self, &parts) }
+        for search in Self.searchers { search(self, &parts) }
         return parts.joined(separator: "\n").lowercased()
     }
 }
@@ -294,6 +263,40 @@ extension DeliveryRecordField {
             },
             search: searched ? search : nil,
             column: column.map { ($0, value) })
+    }
+
+    /// An array of objects with two string members (`headers`: name/value, `warnings`: code/message).
+    static func pairs<Item>(
+        _ key: String, _ names: (String, String), required: Bool,
+        _ get: @escaping @Sendable (DeliveryRecord) -> [Item],
+        _ set: @escaping @Sendable (inout DeliveryRecord, [Item]) -> Void,
+        split: @escaping @Sendable (Item) -> (String, String), make: @escaping @Sendable (String, String) -> Item,
+        search: @escaping @Sendable (Item, inout [String]) -> Void
+    ) -> DeliveryRecordField {
+        DeliveryRecordField(
+            write: { record, writer in
+                writer.key(key)
+                writer.beginArray()
+                for item in get(record) {
+                    let (first, second) = split(item)
+                    writer.element()
+                    writer.beginObject()
+                    writer.field(names.0, first)
+                    writer.field(names.1, second)
+                    writer.endObject()
+                }
+                writer.endArray()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                let items = try DeliveryRecord.objects(object, key, required: required).map {
+                    (member) throws(DeliveryRecordDecodingError) in
+                    make(try DeliveryRecord.string(member, names.0), try DeliveryRecord.string(member, names.1))
+                }
+                set(&record, items)
+            },
+            search: { record, parts in
+                for item in get(record) { search(item, &parts) }
+            })
     }
 
     static func integer(

@@ -18,7 +18,7 @@ extension DeliveryRecord {
     /// by field from `fields`.
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        for field in Self.fields { field.write(self, &writer) }
+        for write in Self.writers { write(self, &writer) }
         writer.endObject()
     }
 }
