@@ -5,6 +5,7 @@ import PackageDescription
 ///   CNative (C headers + OpenSSL macro shims)
 ///     → edge modules that alone touch C: APNSTransport (nghttp2/libevent/TLS), APNSCrypto (ES256),
 ///       APNSStore (SQLite), APNSAdmin (evhttp)
+///   APNSJSON: the one JSON value, parser and writer (pure Swift, knows nothing of APNs)
 ///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs
 ///   APNSMock: wires core and edges into the server; apns-mock: the command line.
 let package = Package(
@@ -26,8 +27,10 @@ let package = Package(
                 .linkedLibrary("sqlite3"),
             ]
         ),
-        .target(name: "APNSCore"),
-        .target(name: "APNSLiveActivity", dependencies: ["APNSCore"]),
+        // The one JSON value, parser and byte writer (pure Swift, no dependencies).
+        .target(name: "APNSJSON"),
+        .target(name: "APNSCore", dependencies: ["APNSJSON"]),
+        .target(name: "APNSLiveActivity", dependencies: ["APNSJSON", "APNSCore"]),
         .target(
             name: "ActivitySourceParser",
             dependencies: [
@@ -38,9 +41,9 @@ let package = Package(
         ),
         .target(name: "APNSCrypto", dependencies: ["CNative", "APNSCore"]),
         .target(name: "APNSTransport", dependencies: ["CNative", "APNSCore"]),
-        .target(name: "APNSStore", dependencies: ["CNative", "APNSCore"]),
+        .target(name: "APNSStore", dependencies: ["CNative", "APNSJSON", "APNSCore"]),
         .target(
-            name: "APNSAdmin", dependencies: ["CNative", "APNSCore", "APNSStore", "APNSLiveActivity"],
+            name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
             resources: [.copy("Inspector")]
         ),
         // Appends records under load and prints each id once durable; the kill -9 test in APNSStoreTests runs it.
@@ -48,7 +51,7 @@ let package = Package(
         .target(
             name: "APNSMock",
             dependencies: [
-                "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
+                "APNSJSON", "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
                 "APNSTransport", "APNSStore", "APNSAdmin",
             ]
         ),
@@ -58,9 +61,10 @@ let package = Package(
             name: "apns-mock",
             dependencies: ["APNSMock", "APNSConformance", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
+        .testTarget(name: "APNSJSONTests", dependencies: ["APNSJSON"]),
+        .testTarget(name: "APNSCoreTests", dependencies: ["APNSJSON", "APNSCore"]),
         .testTarget(
-            name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"],
+            name: "APNSLiveActivityTests", dependencies: ["APNSJSON", "APNSLiveActivity", "ActivitySourceParser"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore"]),

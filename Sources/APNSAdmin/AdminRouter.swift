@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import APNSStore
 import Foundation
 
@@ -118,18 +119,26 @@ public struct AdminRouter: Sendable {
 
     // MARK: - Handlers
 
+    /// `GET /api/health`: `status` (`ok`, or `degraded` with `storeError` when the store cannot count),
+    /// `latestDeliveryId`, `deliveries` and the backend's `server` object.
+    struct Health: Encodable {
+        var status = "ok"
+        var latestDeliveryId: Int64
+        var deliveries: Int64?
+        var storeError: String?
+        var server: JSONValue
+    }
+
     private func health() -> AdminResponse {
-        var writer = JSONObjectWriter()
-        writer.string("status", "ok")
-        writer.integer("latestDeliveryId", store.latestID)
+        let server = JSONValue.parse(Array(backend.healthJSON())) ?? .object([])
+        var health = Health(latestDeliveryId: store.latestID, server: server)
         do {
-            writer.integer("deliveries", Int64(try store.count()))
+            health.deliveries = Int64(try store.count())
         } catch {
-            writer.string("status", "degraded")
-            writer.string("storeError", error.description)
+            health.status = "degraded"
+            health.storeError = error.description
         }
-        writer.raw("server", backend.healthJSON())
-        return .json(200, writer.data)
+        return .json(200, encoding: health)
     }
 
     private func list(_ query: [String: String]) throws(AdminParameterError) -> AdminResponse {
@@ -137,13 +146,19 @@ public struct AdminRouter: Sendable {
         let latestID = store.latestID
         do {
             let records = try store.deliveries(request)
-            var body = Data("{\"deliveries\":[".utf8)
-            for (index, record) in records.enumerated() {
-                if index > 0 { body.append(UInt8(ascii: ",")) }
-                body.append(contentsOf: record.jsonBytes(providerTokenAsObjects: true))
+            var writer = JSONWriter()
+            writer.reserve(64 + records.count * 1024)
+            writer.beginObject()
+            writer.key("deliveries")
+            writer.beginArray()
+            for record in records {
+                writer.element()
+                record.write(to: &writer, providerTokenAsObjects: true)
             }
-            body.append(contentsOf: "],\"latestId\":\(latestID)}".utf8)
-            return .json(200, body)
+            writer.endArray()
+            writer.field("latestId", latestID)
+            writer.endObject()
+            return .json(200, Data(writer.bytes))
         } catch {
             return .error(500, error.description)
         }
@@ -163,9 +178,7 @@ public struct AdminRouter: Sendable {
 
     private func reset() -> AdminResponse {
         do {
-            var writer = JSONObjectWriter()
-            writer.integer("deleted", Int64(try store.reset()))
-            return .json(200, writer.data)
+            return .json(200, encoding: ["deleted": Int64(try store.reset())])
         } catch {
             return .error(500, error.description)
         }

@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSStore
 import Foundation
 
@@ -67,12 +68,11 @@ public enum DeliveryExplanation {
         return lines.joined(separator: "\n")
     }
 
-    /// JSON re-indented when it parses; the text unchanged otherwise.
+    /// JSON re-indented (keys sorted) when it parses; the text unchanged otherwise.
     static func pretty(_ text: String) -> String {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
-              let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else { return text }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let value = JSONValue.parse(Array(text.utf8)), let data = try? encoder.encode(value) else { return text }
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -118,7 +118,7 @@ extension ObservedRequest {
             return (name, value)
         }
         let token = object["providerToken"] as? [String: Any]
-        /// The admin API serves the decoded JWT header and claims as JSON objects (older servers: as JSON text).
+        // The admin API serves the decoded JWT header and claims as JSON objects (older servers: as JSON text).
         func tokenPart(_ key: String) -> String? {
             guard let value = token?[key] else { return nil }
             if let text = value as? String { return text }

@@ -1,3 +1,5 @@
+import APNSJSON
+
 /// Decodes a JSON value against a schema as Swift's synthesized `Decodable` with `JSONDecoder`'s default
 /// strategies would, and reports every problem rather than stopping at the first (the device stops at the first
 /// fatal one, in declaration order, which `firstFatal` returns). Source: A-LA ("the system always decodes JSON

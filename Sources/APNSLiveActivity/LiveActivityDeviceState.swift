@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 
 /// The simulated device's memory as a plain value: per token, the activity it shows and the timeline of pushes.
@@ -56,7 +57,8 @@ public struct LiveActivityDeviceState: Sendable {
             activityAttributes: hasActivity ? record.snapshot.attributes : nil,
             lastAppliedTimestamp: hasActivity ? record.snapshot.lastAppliedTimestamp : nil,
             futureTimestampTolerance: configuration.futureTimestampTolerance)
-        let report = LiveActivityPayloadChecker.check(payload: push.payload, context: context)
+        let report = LiveActivityPayloadChecker.check(
+            payload: push.payload, parsed: push.parsedPayload, context: context)
         let decision = decide(push, report: report, record: &record, now: now)
         let entry = TimelineEntry(
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),

@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 
 extension LiveActivityPayloadChecker {

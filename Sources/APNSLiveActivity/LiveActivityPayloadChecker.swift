@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 
 /// Checks a `liveactivity` push body for everything the device would do differently from what the sender
@@ -20,7 +21,11 @@ public enum LiveActivityPayloadChecker {
         "input-push-token", "input-push-channel",
     ]
 
-    public static func check(payload bytes: [UInt8], context: LiveActivityCheckContext) -> LiveActivityPayloadReport {
+    /// Checks `bytes`. `parsed` is the body as the caller already parsed it (the push rules parse every body once);
+    /// when nil the body is parsed here, which also explains why a body is not JSON.
+    public static func check(
+        payload bytes: [UInt8], parsed: JSONValue? = nil, context: LiveActivityCheckContext
+    ) -> LiveActivityPayloadReport {
         var report = LiveActivityPayloadReport()
         if bytes.count > payloadLimit {
             report.warnings.append(LiveActivityWarningCode.payloadTooLarge.warning(
@@ -28,12 +33,16 @@ public enum LiveActivityPayloadChecker {
                     + "PayloadTooLarge and nothing reaches the device; shrink content-state"))
         }
         let json: JSONValue
-        do {
-            json = try JSONParser.parse(bytes)
-        } catch {
-            report.warnings.append(LiveActivityWarningCode.payloadNotJSON.warning(
-                "body is not JSON (\(error.description)): the device cannot read it"))
-            return report
+        if let parsed {
+            json = parsed
+        } else {
+            do {
+                json = try JSONParser.parse(bytes)
+            } catch {
+                report.warnings.append(LiveActivityWarningCode.payloadNotJSON.warning(
+                    "body is not JSON (\(error.description)): the device cannot read it"))
+                return report
+            }
         }
         guard let payload = LiveActivityPayload(payload: json) else {
             report.warnings.append(LiveActivityWarningCode.apsMissing.warning(

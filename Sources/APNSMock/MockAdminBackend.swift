@@ -1,6 +1,7 @@
 import APNSAdmin
 import APNSCore
 import APNSCrypto
+import APNSJSON
 import Foundation
 
 /// What the admin API asks of the running mock beyond the delivery store: health, metrics, Live Activity state,
@@ -20,12 +21,12 @@ final class MockAdminBackend: AdminBackend {
     let metrics: Metrics
     let clock: any WallClock
     let started = Date()
-    let summary: @Sendable () -> [String: Any]
+    let summary: @Sendable () -> [String: String]
 
     init(
         tokens: DeviceTokenRegistry, keys: SigningKeyRegistry?, scripted: ScriptedAnswers,
         liveActivities: LiveActivityService?, metrics: Metrics, clock: any WallClock,
-        summary: @escaping @Sendable () -> [String: Any]
+        summary: @escaping @Sendable () -> [String: String]
     ) {
         self.clock = clock
         self.tokens = tokens
@@ -37,15 +38,29 @@ final class MockAdminBackend: AdminBackend {
     }
 
     func healthJSON() -> Data {
-        var object = summary()
-        object["uptimeSeconds"] = Int(Date().timeIntervalSince(started))
-        object["declaredTokens"] = tokens.all().count
-        object["scriptedAnswers"] = scripted.all.count
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        AdminJSON.encode(ServerHealth(
+            summary: summary(), uptimeSeconds: Int(Date().timeIntervalSince(started)),
+            declaredTokens: tokens.all().count, scriptedAnswers: scripted.all.count))
+    }
+
+    /// `/api/health`'s `server` object: the configuration summary's keys beside the counters.
+    struct ServerHealth: Encodable {
+        var summary: [String: String]
+        var uptimeSeconds: Int
+        var declaredTokens: Int
+        var scriptedAnswers: Int
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for (key, value) in summary { try container.encode(value, forKey: AnyCodingKey(key)) }
+            try container.encode(uptimeSeconds, forKey: AnyCodingKey("uptimeSeconds"))
+            try container.encode(declaredTokens, forKey: AnyCodingKey("declaredTokens"))
+            try container.encode(scriptedAnswers, forKey: AnyCodingKey("scriptedAnswers"))
+        }
     }
 
     func activitiesJSON() -> Data {
-        liveActivities?.activitiesJSON(now: clock.now()) ?? Data(#"{"activities":[]}"#.utf8)
+        liveActivities?.activitiesJSON(now: clock.now()) ?? AdminJSON.encode(ActivityList(activities: []))
     }
 
     func activityJSON(token: String) -> Data? {
@@ -162,8 +177,6 @@ final class MockAdminBackend: AdminBackend {
     }
 
     private func encode(_ value: some Encodable) -> AdminResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return .json(200, (try? encoder.encode(value)) ?? Data("null".utf8))
+        .json(200, encoding: value)
     }
 }

@@ -22,6 +22,14 @@ struct ProviderTokenParsingTests {
         #expect(token.claimsJSON == #"{"iss":"TEAM123456","iat":1700000000}"#)
     }
 
+    @Test("a repeated header or claim name reads as its last value")
+    func duplicateNamesTakeTheLastValue() throws {
+        let text = Self.token(#"{"alg":"none","kid":"A","alg":"ES256"}"#, #"{"iss":"X","iss":"TEAM123456"}"#)
+        let token = try ProviderToken(parsing: text[...])
+        #expect(token.algorithm == "ES256")
+        #expect(token.issuer == "TEAM123456")
+    }
+
     @Test("iat as string or float is read with its representation", arguments: [
         (#""1700000000""#, IssuedAt.string("1700000000", seconds: 1_700_000_000)),
         ("1700000000.5", IssuedAt.float(1_700_000_000.5)),

@@ -71,4 +71,15 @@ import Testing
         #expect(object["data_dir"] is NSNull)
         #expect(object["admin_port"] as? Int == 40001)
     }
+
+    /// Runners read this line byte for byte in some setups: keys sorted, absent values `null`, slashes as they are.
+    @Test func theLineKeepsItsExactForm() {
+        let line = StartupAnnouncement(
+            host: "127.0.0.1", tlsPort: 40000, h2cPort: nil, productionPort: 40002, adminPort: 40001,
+            adminHost: nil, environment: "development", pid: 42, threads: 2, dataDir: "/tmp/apns data"
+        ).line()
+        #expect(line == #"{"admin_host":null,"admin_port":40001,"data_dir":"/tmp/apns data","environment":"development","#
+            + #""event":"listening","h2c_port":null,"host":"127.0.0.1","pid":42,"production_port":40002,"threads":2,"#
+            + #""tls_port":40000}"#)
+    }
 }

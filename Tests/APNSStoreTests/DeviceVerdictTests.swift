@@ -116,7 +116,7 @@ struct DeviceVerdictTests {
         let token = object["providerToken"] as! [String: Any]
         #expect((token["header"] as? [String: Any])?["kid"] as? String == "ABC123DEFG")
         #expect((token["claims"] as? [String: Any])?["iss"] as? String == "TEAM123456")
-        let decoded = try DeliveryJSON.decoder().decode(DeliveryRecord.self, from: Data(bytes))
+        let decoded = try JSONDecoder().decode(DeliveryRecord.self, from: Data(bytes))
         let header = try JSONSerialization.jsonObject(with: Data(decoded.providerToken!.header!.utf8)) as! [String: String]
         #expect(header == ["alg": "ES256", "kid": "ABC123DEFG"])
         // The stored form keeps JSON text.

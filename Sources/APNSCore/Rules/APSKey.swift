@@ -1,3 +1,5 @@
+import APNSJSON
+
 /// The keys Apple defines for the `aps` dictionary and the JSON type of each value.
 ///
 /// Source: A-GEN Table 1 (alert … attributes), A-LA (`input-push-token`, `input-push-channel`), A-WIDGET and
@@ -13,8 +15,7 @@ public enum APSKey {
             case (.string, .string), (.dictionary, .object), (.stringOrDictionary, .string),
                  (.stringOrDictionary, .object):
                 return true
-            case (.number, .integer), (.number, .number), (.number, .bool), (.boolOrNumber, .bool),
-                 (.boolOrNumber, .integer), (.boolOrNumber, .number):
+            case (.number, .number), (.number, .bool), (.boolOrNumber, .bool), (.boolOrNumber, .number):
                 return true
             default:
                 return false

@@ -1,3 +1,5 @@
+import APNSJSON
+
 extension PushRule {
     /// An empty body is `400 PayloadEmpty`.
     ///
@@ -30,7 +32,7 @@ extension PushRule {
     public static let payloadJSONObject = PushRule(id: "payload.json-object") { evaluation in
         let parsed = JSONValue.parse(evaluation.request.body)
         evaluation.payload = parsed
-        if parsed?.objectValue != nil { return nil }
+        if parsed?.isObject == true { return nil }
         let found = parsed.map { "a JSON \($0.kindName)" } ?? "text that is not JSON (or not UTF-8)"
         let advice = "the body must be a JSON object such as {\"aps\":{…}}; got \(found). "
             + "(APNs' answer to this is undocumented; this is the mock's choice)"

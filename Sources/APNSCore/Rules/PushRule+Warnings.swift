@@ -1,3 +1,5 @@
+import APNSJSON
+
 extension PushRule {
     /// Above this, a UNIX time is read as milliseconds: 10^11 seconds is the year 5138, while milliseconds since
     /// 1973 are larger.
@@ -76,17 +78,18 @@ extension PushRule {
     /// Source: A-GEN ("include an aps key whose value is a dictionary"); Wallet sends "an empty JSON dictionary"
     /// (parse-community/node-apn#219).
     public static let warnAPSPresent = PushRule(id: "warn.aps-present") { evaluation in
-        guard let object = evaluation.payload?.objectValue, !object.isEmpty, evaluation.facts.pushType != .mdm else {
+        guard let payload = evaluation.payload, let members = payload.members, !members.isEmpty,
+              evaluation.facts.pushType != .mdm else {
             return nil
         }
-        guard let aps = object["aps"] else {
+        guard let aps = payload["aps"] else {
             evaluation.warn(
                 .apsMissing,
                 "the payload has no aps dictionary; Apple's keys (alert, content-available, event …) go inside "
                     + "\"aps\", your own keys beside it")
             return nil
         }
-        if aps.objectValue == nil {
+        if !aps.isObject {
             evaluation.warn(.apsNotObject, "aps must be a dictionary; got a JSON \(aps.kindName)")
         }
         return nil
@@ -100,7 +103,7 @@ extension PushRule {
     /// value types); kalyke's `state-date` (§5.3).
     public static let warnAPSKeys = PushRule(id: "warn.aps-keys") { evaluation in
         guard let aps = evaluation.aps else { return nil }
-        for key in aps.keys.sorted() {
+        for key in (aps.keys ?? []).sorted() {
             let value = aps[key] ?? .null
             if let type = APSKey.known[key] {
                 if !type.accepts(value) {
@@ -136,24 +139,22 @@ extension PushRule {
             guard let seconds = aps[key]?.doubleValue, seconds > millisecondsThreshold else { continue }
             evaluation.warn(
                 code,
-                "aps.\(key) \(JSONValue.number(seconds).compactText) looks like milliseconds; it is UNIX seconds "
+                "aps.\(key) \(secondsText(seconds)) looks like milliseconds; it is UNIX seconds "
                     + "(about \(Int64(saturating: nowSeconds)) now)")
         }
         if let stale = aps["stale-date"]?.doubleValue, stale <= millisecondsThreshold, stale < nowSeconds {
             evaluation.warn(
                 .apsStaleDatePast,
-                "aps.stale-date \(JSONValue.number(stale).compactText) is already past (now is \(Int64(saturating: nowSeconds))); "
+                "aps.stale-date \(secondsText(stale)) is already past (now is \(Int64(saturating: nowSeconds))); "
                     + "the Live Activity shows as stale at once")
         }
         return nil
     }
 }
 
-extension JSONValue {
-    /// A number without a trailing `.0` when it is whole.
-    var compactText: String {
-        guard let value = doubleValue else { return kindName }
-        if value == value.rounded(), abs(value) < 1e18 { return String(Int64(value)) }
-        return String(value)
+extension PushRule {
+    /// A number of seconds without a trailing `.0` when it is whole.
+    static func secondsText(_ value: Double) -> String {
+        JSONValue.number(value).compactText
     }
 }

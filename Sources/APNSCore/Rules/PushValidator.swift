@@ -29,7 +29,8 @@ public struct PushValidator: Sendable {
                     status: rejection.reason.status, reason: rejection.reason, wireReason: rejection.reason.rawValue,
                     timestamp: rejection.reason.status == 410 ? rejection.timestamp : nil,
                     warnings: evaluation.warnings, explanation: rejection.explanation, ruleID: rule.id,
-                    sender: evaluation.sender, environment: evaluation.environment, facts: evaluation.facts)
+                    sender: evaluation.sender, environment: evaluation.environment, facts: evaluation.facts,
+                    payload: evaluation.payload)
             }
         }
         if let strict = strictRejection(for: evaluation.warnings) {
@@ -38,11 +39,12 @@ public struct PushValidator: Sendable {
                 wireReason: strict.rejection.wireReason, warnings: evaluation.warnings,
                 explanation: "strict mode (the mock's rule, not APNs'): " + strict.warning.message,
                 ruleID: "strict.\(strict.warning.code)", isStrictMockAnswer: true, sender: evaluation.sender,
-                environment: evaluation.environment, facts: evaluation.facts)
+                environment: evaluation.environment, facts: evaluation.facts,
+                payload: evaluation.payload)
         }
         return Verdict(
             status: 200, warnings: evaluation.warnings, sender: evaluation.sender, environment: evaluation.environment,
-            facts: evaluation.facts)
+            facts: evaluation.facts, payload: evaluation.payload)
     }
 
     /// The first warning, in rule order, that the configuration makes strict.

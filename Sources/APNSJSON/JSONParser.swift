@@ -1,15 +1,20 @@
-/// A strict RFC 8259 JSON parser over raw bytes. Written for this module so that Live Activity checks see exactly
-/// what was sent: key order, duplicate keys and number literals survive (Foundation's `JSONSerialization` turns
-/// numbers into `NSNumber` and loses the difference between `1` and `true` on some platforms).
+/// The one JSON parser of the project: strict RFC 8259 over UTF-8 bytes, to a `JSONValue` that keeps key order,
+/// duplicate keys and number literals.
+///
+/// Policy: what the device's `JSONDecoder` (swift-foundation, shared by iOS 17+ and Swift 6 on Linux) accepts and
+/// refuses, as measured on this toolchain:
+/// - one value, optionally surrounded by whitespace; any value may be the top level (fragments);
+/// - duplicate keys are kept in order; lookups take the first, as `JSONDecoder` does;
+/// - strings must be valid UTF-8 and contain no unescaped control character; `\u` escapes must form Unicode
+///   scalars: a lone or reversed surrogate (`"\ud83d"`, `"\ude00"`) is refused, as `JSONDecoder` refuses it;
+/// - numbers follow the RFC grammar (no leading zeros, no `NaN`, no `1.`); their text is kept, so range is the
+///   reader's question (`JSONDecoder` refuses `1e400` for a `Double`; `CodableShape` checks that);
+/// - nesting deeper than `maximumDepth` (512, `JSONDecoder`'s limit too) is refused rather than risking the stack.
+/// Two deliberate differences, both refusing what `JSONDecoder` on Swift 6 also reads: trailing commas (`[1,]`,
+/// `{"a":1,}`; RFC 8259 has none, and the mock has always answered such a body as not JSON), and a byte-order mark
+/// or UTF-16/32 input (push payloads are UTF-8).
 public struct JSONParser {
-    /// Why a body is not JSON, with the byte offset where parsing stopped.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        public var offset: Int
-        public var reason: String
-        public var description: String { "invalid JSON at byte \(offset): \(reason)" }
-    }
-
-    /// Nesting deeper than this is refused rather than risking the stack on hostile input.
+    /// Nesting deeper than this is refused.
     public static let maximumDepth = 512
 
     private let bytes: [UInt8]
@@ -20,7 +25,7 @@ public struct JSONParser {
     }
 
     /// Parses one JSON value that must fill the whole input (surrounding whitespace allowed).
-    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -30,12 +35,12 @@ public struct JSONParser {
     }
 
     /// Parses UTF-8 text.
-    public static func parse(_ text: String) throws(Failure) -> JSONValue {
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
-    private func failure(_ reason: String) -> Failure {
-        Failure(offset: index, reason: reason)
+    private func failure(_ reason: String) -> JSONParseError {
+        JSONParseError(offset: index, reason: reason)
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -44,7 +49,7 @@ public struct JSONParser {
         while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
     }
 
-    private mutating func parseValue(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
         guard let byte = current else { throw failure("unexpected end of input") }
         switch byte {
@@ -55,18 +60,20 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw failure("unexpected character '\(Character(Unicode.Scalar(byte)))'")
+        default:
+            let shown = byte < 0x80 ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"
+            throw failure("unexpected character \(shown)")
         }
     }
 
-    private mutating func expectLiteral(_ literal: String) throws(Failure) {
+    private mutating func expectLiteral(_ literal: String) throws(JSONParseError) {
         for expected in literal.utf8 {
             guard current == expected else { throw failure("invalid literal, expected '\(literal)'") }
             index += 1
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
         var members: [JSONMember] = []
         skipWhitespace()
@@ -92,7 +99,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -112,7 +119,8 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(Failure) -> String {
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, returned as the literal text.
+    private mutating func parseNumber() throws(JSONParseError) -> String {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, isDigit(first) else { throw failure("expected a digit") }
@@ -132,6 +140,7 @@ public struct JSONParser {
             guard let digit = current, isDigit(digit) else { throw failure("expected a digit in the exponent") }
             skipDigits()
         }
+        if let next = current, isDigit(next) { throw failure("leading zero in a number") }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
@@ -141,24 +150,27 @@ public struct JSONParser {
         while let byte = current, isDigit(byte) { index += 1 }
     }
 
-    private mutating func parseString() throws(Failure) -> String {
+    /// A string: runs of raw bytes are validated as UTF-8 in one step; escapes are decoded one by one.
+    private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
         var runStart = index
-        func flushRun(_ parser: JSONParser, into scalars: inout String.UnicodeScalarView) {
-            scalars.append(contentsOf: String(decoding: parser.bytes[runStart..<parser.index], as: UTF8.self).unicodeScalars)
-        }
+        var text: String?
         while true {
             guard let byte = current else { throw failure("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
-                flushRun(self, into: &scalars)
+                let run = try validatedRun(from: runStart)
                 index += 1
-                return String(scalars)
+                guard var built = text else { return run }
+                built += run
+                return built
             case UInt8(ascii: "\\"):
-                flushRun(self, into: &scalars)
+                let run = try validatedRun(from: runStart)
                 index += 1
-                scalars.append(try parseEscape())
+                let scalar = try parseEscape()
+                var built = (text ?? "") + run
+                built.unicodeScalars.append(scalar)
+                text = built
                 runStart = index
             case 0x00..<0x20:
                 throw failure("control character in string")
@@ -168,7 +180,15 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseEscape() throws(Failure) -> Unicode.Scalar {
+    private func validatedRun(from start: Int) throws(JSONParseError) -> String {
+        if start == index { return "" }
+        guard let run = String(validating: bytes[start..<index], as: UTF8.self) else {
+            throw JSONParseError(offset: start, reason: "invalid UTF-8 in string")
+        }
+        return run
+    }
+
+    private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
         guard let byte = current else { throw failure("unterminated escape") }
         index += 1
         switch byte {
@@ -184,20 +204,26 @@ public struct JSONParser {
             let unit = try parseHexQuad()
             if (0xD800..<0xDC00).contains(unit) {
                 guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
-                else { return "\u{FFFD}" }
+                else { throw failure("lone high surrogate \\u\(String(unit, radix: 16))") }
                 index += 2
                 let low = try parseHexQuad()
-                guard (0xDC00..<0xE000).contains(low) else { return "\u{FFFD}" }
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw failure("high surrogate not followed by a low surrogate")
+                }
                 let value = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                return Unicode.Scalar(value) ?? "\u{FFFD}"
+                guard let scalar = Unicode.Scalar(value) else { throw failure("invalid surrogate pair") }
+                return scalar
             }
-            return Unicode.Scalar(UInt32(unit)) ?? "\u{FFFD}"
+            guard let scalar = Unicode.Scalar(UInt32(unit)) else {
+                throw failure("lone low surrogate \\u\(String(unit, radix: 16))")
+            }
+            return scalar
         default:
             throw failure("invalid escape '\\\(Character(Unicode.Scalar(byte)))'")
         }
     }
 
-    private mutating func parseHexQuad() throws(Failure) -> UInt16 {
+    private mutating func parseHexQuad() throws(JSONParseError) -> UInt16 {
         var value: UInt16 = 0
         for _ in 0..<4 {
             guard let byte = current, let digit = hexDigit(byte) else { throw failure("invalid \\u escape") }
@@ -214,5 +240,17 @@ public struct JSONParser {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+}
+
+/// Why bytes are not JSON, with the byte offset where parsing stopped.
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
+
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
     }
 }
