@@ -1,11 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers (inward dependencies only):
-///   CNative (C headers + OpenSSL macro shims)
-///     → edge modules that alone touch C: APNSTransport (nghttp2/libevent/TLS), APNSCrypto (ES256),
-///       APNSStore (SQLite), APNSAdmin (evhttp)
-///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs
+/// Layers (inward dependencies only; docs/architecture.md follows a push through them):
+///   HTTPContract: requests, responses, connection facts, time and `Locked`: what the transport and the
+///     application agree on. Knows nothing of APNs.
+///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs (APNSCore re-exports
+///     HTTPContract). APNSMetrics: request and connection counters, pure Swift.
+///   CNative (C headers + shims) → edge modules that alone touch C:
+///     APNSTransport (nghttp2/libevent/TLS; sees HTTPContract only, never an APNs type),
+///     APNSCrypto (ES256), APNSStore (SQLite; also the one `DeliveryReader` every read goes through),
+///     APNSAdmin (the admin API server on evhttp, its router and the inspector files).
+///   APNSAdminClient (URLSession client of the admin API) and DeliveryRendering (tables and explanations for
+///     a terminal): the command line's side, apart from the server.
 ///   APNSMock: wires core and edges into the server; apns-mock: the command line.
 let package = Package(
     name: "apns-mock",
@@ -26,7 +32,9 @@ let package = Package(
                 .linkedLibrary("sqlite3"),
             ]
         ),
-        .target(name: "APNSCore"),
+        .target(name: "HTTPContract"),
+        .target(name: "APNSCore", dependencies: ["HTTPContract"]),
+        .target(name: "APNSMetrics", dependencies: ["HTTPContract"]),
         .target(name: "APNSLiveActivity", dependencies: ["APNSCore"]),
         .target(
             name: "ActivitySourceParser",
@@ -37,24 +45,29 @@ let package = Package(
             ]
         ),
         .target(name: "APNSCrypto", dependencies: ["CNative", "APNSCore"]),
-        .target(name: "APNSTransport", dependencies: ["CNative", "APNSCore"]),
+        .target(name: "APNSTransport", dependencies: ["CNative", "HTTPContract"]),
         .target(name: "APNSStore", dependencies: ["CNative", "APNSCore"]),
         .target(
             name: "APNSAdmin", dependencies: ["CNative", "APNSCore", "APNSStore", "APNSLiveActivity"],
             resources: [.copy("Inspector")]
         ),
+        .target(name: "APNSAdminClient", dependencies: ["APNSCore", "APNSStore"]),
+        .target(name: "DeliveryRendering", dependencies: ["APNSCore", "APNSStore"]),
         // Appends records under load and prints each id once durable; the kill -9 test in APNSStoreTests runs it.
         .executableTarget(name: "store-crash-writer", dependencies: ["APNSStore", "APNSCore"]),
         .target(
             name: "APNSMock",
             dependencies: [
                 "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
-                "APNSTransport", "APNSStore", "APNSAdmin",
+                "APNSTransport", "APNSStore", "APNSAdmin", "APNSMetrics",
             ]
         ),
         .executableTarget(
             name: "apns-mock",
-            dependencies: ["APNSMock", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "APNSMock", "APNSAdminClient", "DeliveryRendering",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
         .testTarget(
@@ -62,8 +75,15 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore"]),
-        .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "APNSCore", "CNative"]),
-        .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSAdmin", "APNSCore"]),
+        .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "HTTPContract", "CNative"]),
+        // Records and durable appends shared by the store, admin and rendering tests and the benchmark.
+        .target(name: "DeliveryFixtures", dependencies: ["APNSStore", "APNSCore"], path: "Tests/DeliveryFixtures"),
+        .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"]),
+        .testTarget(
+            name: "APNSAdminTests",
+            dependencies: ["APNSAdmin", "APNSAdminClient", "APNSMetrics", "APNSStore", "APNSCore", "DeliveryFixtures"]
+        ),
+        .testTarget(name: "DeliveryRenderingTests", dependencies: ["DeliveryRendering", "DeliveryFixtures"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
     ]
 )

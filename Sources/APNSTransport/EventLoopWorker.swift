@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 import Foundation
 import Synchronization
@@ -126,7 +126,7 @@ final class EventLoopWorker: @unchecked Sendable {
         }
         let driver = ConnectionDriver(
             id: id, bufferEvent: bufferEvent, worker: self, remoteAddress: remote, localPort: localPort,
-            environment: configuration.environment)
+            listenerLabel: configuration.label)
         connections[id] = driver
         openConnections.wrappingAdd(1, ordering: .relaxed)
         driver.install()

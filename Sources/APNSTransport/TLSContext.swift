@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 
 /// The server's OpenSSL context: TLS 1.2 or later, ALPN `h2` when offered and no ALPN otherwise (aioapns and

@@ -1,7 +1,8 @@
-import APNSAdmin
+import APNSAdminClient
 import APNSCore
 import APNSStore
 import ArgumentParser
+import DeliveryRendering
 import Foundation
 
 /// Where `deliveries` and `explain` read from: a running server's admin API, or the store file with `--data-dir`.

@@ -1,4 +1,4 @@
-import APNSAdmin
+import DeliveryRendering
 import APNSStore
 import ArgumentParser
 import Foundation

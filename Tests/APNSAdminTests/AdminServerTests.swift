@@ -1,5 +1,8 @@
 import APNSAdmin
+import APNSAdminClient
 import APNSCore
+import APNSMetrics
+import DeliveryFixtures
 import APNSStore
 import Foundation
 import Testing
