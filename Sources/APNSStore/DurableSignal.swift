@@ -60,4 +60,13 @@ final class DurableSignal: @unchecked Sendable {
             guard waitForChange(from: seen, until: deadline) else { return nil }
         }
     }
+
+    /// `waitForNext` for a store whose commits advance this signal: the next durable record matching `filter`.
+    func waitForNext(
+        _ filter: DeliveryFilter, after afterID: Int64, timeout: Duration, in store: some DeliveryStore
+    ) throws(DeliveryStoreError) -> DeliveryRecord? {
+        try waitForNext(after: afterID, timeout: timeout) { scanFrom throws(DeliveryStoreError) in
+            try store.deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
+        }
+    }
 }

@@ -126,9 +126,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
         throws(DeliveryStoreError) -> DeliveryRecord?
     {
-        try signal.waitForNext(after: afterID, timeout: timeout) { scanFrom throws(DeliveryStoreError) in
-            try deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
-        }
+        try signal.waitForNext(filter, after: afterID, timeout: timeout, in: self)
     }
 
     @discardableResult
@@ -139,10 +137,6 @@ public final class InMemoryDeliveryStore: DeliveryStore {
             state.head = 0
             return removed
         }
-    }
-
-    public func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws {
-        try DeliveryExport.writeJSONLines(filter, pageSource: deliveries, to: write)
     }
 
     public func flush() {}

@@ -111,9 +111,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
         throws(DeliveryStoreError) -> DeliveryRecord?
     {
-        try signal.waitForNext(after: afterID, timeout: timeout) { scanFrom throws(DeliveryStoreError) in
-            try deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
-        }
+        try signal.waitForNext(filter, after: afterID, timeout: timeout, in: self)
     }
 
     @discardableResult
@@ -126,10 +124,6 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         }) else { throw .closed }
         done.wait()
         return try outcome.withLock { $0 }.get()
-    }
-
-    public func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws {
-        try DeliveryExport.writeJSONLines(filter, pageSource: deliveries, to: write)
     }
 
     public func flush() {

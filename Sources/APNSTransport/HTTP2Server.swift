@@ -102,7 +102,7 @@ public final class HTTP2Server: Sendable {
 /// ignoring SIGPIPE (writes to a closed socket must fail, not kill the process).
 enum LibraryInitialization {
     private static let done: Void = {
-        evthread_use_pthreads()
+        cnative_libevent_use_pthreads_once()
         signal(SIGPIPE, SIG_IGN)
     }()
 
