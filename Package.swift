@@ -84,6 +84,11 @@ let package = Package(
             dependencies: ["APNSAdmin", "APNSAdminClient", "APNSMetrics", "APNSStore", "APNSCore", "DeliveryFixtures"]
         ),
         .testTarget(name: "DeliveryRenderingTests", dependencies: ["DeliveryRendering", "DeliveryFixtures"]),
+        // Store throughput, printed by `make bench` (scripts/bench); not part of `make test`.
+        .executableTarget(
+            name: "store-throughput", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"],
+            path: "Benchmarks/StoreThroughput"
+        ),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
     ]
 )

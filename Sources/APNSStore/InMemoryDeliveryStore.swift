@@ -24,7 +24,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     private let state = Locked(State())
-    private let signal = DurableSignal(durableID: 0)
+    let signal = DurableSignal(durableID: 0)
     private let retention: RetentionPolicy
     private let clock: any WallClock
 

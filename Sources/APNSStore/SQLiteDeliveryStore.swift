@@ -24,7 +24,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     private let queue: WriterQueue
-    private let signal: DurableSignal
+    let signal: DurableSignal
     // `reader` is only used with `readerLock` held; everything else is Sendable.
     private let readerLock = NSLock()
     private let reader: SQLiteDeliveryReader
