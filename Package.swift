@@ -69,7 +69,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "HTTPContractTests", dependencies: ["HTTPContract"]),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
+        .testTarget(name: "APNSMetricsTests", dependencies: ["APNSMetrics"]),
         .testTarget(
             name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"],
             exclude: ["Fixtures"]
