@@ -101,9 +101,20 @@ extension DurableSignal {
     }
 }
 
-/// A store whose long polls wait on a `DurableSignal` (both stores); tests reach the signal through it.
+/// A store whose commits advance a `DurableSignal` (both stores): its `latestID` and `waitForNext` are the
+/// signal's, written once here. Tests reach the signal through it.
 protocol SignalledDeliveryStore: DeliveryStore {
     var signal: DurableSignal { get }
+}
+
+extension SignalledDeliveryStore {
+    public var latestID: Int64 { signal.current }
+
+    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
+        throws(DeliveryStoreError) -> DeliveryRecord?
+    {
+        try signal.waitForNext(filter, after: afterID, timeout: timeout, in: self)
+    }
 }
 
 extension InMemoryDeliveryStore: SignalledDeliveryStore {}

@@ -121,14 +121,6 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         state.withLock { $0.live.count }
     }
 
-    public var latestID: Int64 { signal.current }
-
-    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
-        throws(DeliveryStoreError) -> DeliveryRecord?
-    {
-        try signal.waitForNext(filter, after: afterID, timeout: timeout, in: self)
-    }
-
     @discardableResult
     public func reset() throws(DeliveryStoreError) -> Int {
         state.withLock { state in

@@ -106,14 +106,6 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         try withReader { reader throws(DeliveryStoreError) in try reader.count() }
     }
 
-    public var latestID: Int64 { signal.current }
-
-    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
-        throws(DeliveryStoreError) -> DeliveryRecord?
-    {
-        try signal.waitForNext(filter, after: afterID, timeout: timeout, in: self)
-    }
-
     @discardableResult
     public func reset() throws(DeliveryStoreError) -> Int {
         let outcome = Locked<Result<Int, DeliveryStoreError>>(.failure(.closed))
