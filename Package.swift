@@ -70,13 +70,14 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HTTPContractTests", dependencies: ["HTTPContract"]),
-        .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
+        .target(name: "CoreTestSupport", dependencies: ["APNSCore"], path: "Tests/CoreTestSupport"),
+        .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "CoreTestSupport"]),
         .testTarget(name: "APNSMetricsTests", dependencies: ["APNSMetrics"]),
         .testTarget(
             name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore"]),
+        .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore", "CoreTestSupport"]),
         .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "HTTPContract", "CNative"]),
         // Records and durable appends shared by the store, admin and rendering tests and the benchmark.
         .target(name: "DeliveryFixtures", dependencies: ["APNSStore", "APNSCore"], path: "Tests/DeliveryFixtures"),
