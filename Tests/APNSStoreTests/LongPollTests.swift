@@ -49,14 +49,16 @@ struct LongPollTests {
     @Test("closing the store releases a waiting long poll", arguments: StoreKind.allCases)
     func closeReleases(kind: StoreKind) throws {
         let store = try kind.make()
-        let closer = Thread {
-            _ = store.longPollSignal.waitUntilParked()
-            store.close()
-        }
-        closer.start()
-        let started = Date()
-        let found = try store.waitForNext(.all, after: 0, timeout: .seconds(30))
-        #expect(found == nil)
-        #expect(Date().timeIntervalSince(started) < 20)
+        let found = Locked<DeliveryRecord?>(nil)
+        let returned = DispatchSemaphore(value: 0)
+        Thread {
+            // The longest wait a store allows: only `close` can end it before the bound below.
+            found.withLock { $0 = try? store.waitForNext(.all, after: 0, timeout: maxWait) }
+            returned.signal()
+        }.start()
+        #expect(store.longPollSignal.waitUntilParked())
+        store.close()
+        #expect(returned.wait(timeout: .now() + 20) == .success)
+        #expect(found.withLock { $0 } == nil)
     }
 }
