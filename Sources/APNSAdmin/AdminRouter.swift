@@ -26,7 +26,8 @@ public enum AdminAction: Sendable {
     case waitForDelivery(DeliveryFilter, afterID: Int64, timeout: Duration)
 }
 
-/// The admin API's routes as a pure function from request to action: no sockets, so tests call it directly.
+/// The admin API's routes, from request to action, with no sockets, so tests call it directly. Not pure: it reads
+/// the delivery store and calls the backend, which may change the server's state (keys, tokens, scripts, reset).
 /// The route table is documented in docs/admin-api.md and docs/openapi.yaml.
 public struct AdminRouter: Sendable {
     public let store: any DeliveryStore
@@ -166,8 +167,7 @@ public struct AdminRouter: Sendable {
 
     private func delivery(_ key: String) -> AdminResponse {
         do {
-            let found = try Int64(key).flatMap { id throws(DeliveryStoreError) in try store.delivery(id: id) }
-            guard let record = try found ?? store.delivery(apnsID: key) else {
+            guard let record = try store.delivery(matching: key) else {
                 return .error(404, "no delivery with id or apns-id \(key)")
             }
             return .json(200, Data(record.jsonBytes(providerTokenAsObjects: true)))

@@ -47,7 +47,7 @@ public final class AdminServer: @unchecked Sendable {
         backend: any AdminBackend, inspector: InspectorFiles = .bundled()
     ) throws {
         router = AdminRouter(store: store, backend: backend, bearerToken: bearerToken, inspector: inspector)
-        evthread_use_pthreads()
+        cnative_libevent_use_pthreads_once()
         guard let base = event_base_new() else { throw AdminServerError.libevent("event_base_new failed") }
         guard let http = evhttp_new(base) else {
             event_base_free(base)
@@ -60,7 +60,8 @@ public final class AdminServer: @unchecked Sendable {
         }
         self.base = base
         self.http = http
-        boundPort = Self.localPort(evhttp_bound_socket_get_fd(handle)) ?? port
+        let bound = cnative_bound_port(evhttp_bound_socket_get_fd(handle))
+        boundPort = bound >= 0 ? Int(bound) : port
         evhttp_set_timeout(http, Int32(AdminRouter.maxLongPoll.components.seconds) + 60)
         evhttp_set_max_body_size(http, 16 << 20)
         evhttp_set_allowed_methods(
@@ -216,28 +217,6 @@ public final class AdminServer: @unchecked Sendable {
     }
 
     // MARK: - Helpers
-
-    private static func localPort(_ fd: Int32) -> Int? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let rc = withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard rc == 0 else { return nil }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-            }
-        case AF_INET6:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
-                }
-            }
-        default: return nil
-        }
-    }
 
     private static func reasonPhrase(_ status: Int) -> String {
         switch status {

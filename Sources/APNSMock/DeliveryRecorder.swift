@@ -1,5 +1,5 @@
-import APNSAdmin
 import APNSCore
+import APNSMetrics
 import APNSStore
 import Foundation
 

@@ -2,6 +2,7 @@ import APNSAdmin
 import APNSCore
 import APNSCrypto
 import APNSJSON
+import APNSMetrics
 import Foundation
 
 /// What the admin API asks of the running mock beyond the delivery store: health, metrics, Live Activity state,

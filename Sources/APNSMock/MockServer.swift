@@ -1,6 +1,7 @@
 import APNSAdmin
 import APNSCore
 import APNSLiveActivity
+import APNSMetrics
 import ActivitySourceParser
 import APNSStore
 import APNSTransport

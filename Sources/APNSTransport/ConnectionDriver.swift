@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 
 /// Moves bytes between one client's bufferevent (TLS or cleartext) and its `HTTP2ServerSession`, and between the
@@ -9,7 +9,7 @@ final class ConnectionDriver {
     private unowned let worker: EventLoopWorker
     private let remoteAddress: String
     private let localPort: Int
-    private let environment: APNsEnvironment
+    private let listenerLabel: String
 
     private var session: HTTP2ServerSession?
     private var handler: (any HTTP2ConnectionHandler)?
@@ -19,13 +19,13 @@ final class ConnectionDriver {
     private var closed = false
     private var output: [UInt8] = []
 
-    init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, environment: APNsEnvironment) {
+    init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, listenerLabel: String) {
         self.id = id
         self.bufferEvent = bufferEvent
         self.worker = worker
         self.remoteAddress = remoteAddress
         self.localPort = localPort
-        self.environment = environment
+        self.listenerLabel = listenerLabel
     }
 
     func install() {
@@ -37,7 +37,7 @@ final class ConnectionDriver {
     /// handler and send the server's SETTINGS at once (Pushy waits for them before its first request: §1.3).
     func established(tls: TLSInfo?) {
         guard session == nil else { return }
-        let info = ConnectionInfo(id: id, remoteAddress: remoteAddress, localPort: localPort, tls: tls, environment: environment)
+        let info = ConnectionInfo(id: id, remoteAddress: remoteAddress, localPort: localPort, tls: tls, listenerLabel: listenerLabel)
         let handler = worker.application.connectionOpened(info)
         self.handler = handler
         session = HTTP2ServerSession(

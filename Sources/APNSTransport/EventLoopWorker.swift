@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 import Foundation
 import Synchronization
@@ -126,7 +126,7 @@ final class EventLoopWorker: @unchecked Sendable {
         }
         let driver = ConnectionDriver(
             id: id, bufferEvent: bufferEvent, worker: self, remoteAddress: remote, localPort: localPort,
-            environment: configuration.environment)
+            listenerLabel: configuration.label)
         connections[id] = driver
         openConnections.wrappingAdd(1, ordering: .relaxed)
         driver.install()
@@ -205,19 +205,7 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 
     static func boundPort(of fd: Int32) -> Int {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard result == 0 else { return 0 }
-        let family = Int32(storage.ss_family)
-        return withUnsafePointer(to: &storage) { pointer -> Int in
-            if family == AF_INET6 {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
-            }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-        }
+        max(0, Int(cnative_bound_port(fd)))
     }
 
     static func describe(_ address: UnsafeMutablePointer<sockaddr>) -> String {

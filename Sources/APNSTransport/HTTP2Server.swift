@@ -1,21 +1,21 @@
-import APNSCore
+import HTTPContract
 import CNative
 import Foundation
 import Synchronization
 
-/// One listening socket: address, whether it speaks TLS or cleartext HTTP/2 (prior knowledge), and which APNs
-/// environment it stands for.
+/// One listening socket: address, whether it speaks TLS or cleartext HTTP/2 (prior knowledge), and a label the
+/// application gives it (every connection's `ConnectionInfo.listenerLabel`; apns-mock uses the environment name).
 public struct ListenerConfiguration: Sendable, Equatable {
     public var host: String
     public var port: Int
     public var useTLS: Bool
-    public var environment: APNsEnvironment
+    public var label: String
 
-    public init(host: String, port: Int, useTLS: Bool, environment: APNsEnvironment) {
+    public init(host: String, port: Int, useTLS: Bool, label: String) {
         self.host = host
         self.port = port
         self.useTLS = useTLS
-        self.environment = environment
+        self.label = label
     }
 }
 
@@ -102,7 +102,7 @@ public final class HTTP2Server: Sendable {
 /// ignoring SIGPIPE (writes to a closed socket must fail, not kill the process).
 enum LibraryInitialization {
     private static let done: Void = {
-        evthread_use_pthreads()
+        cnative_libevent_use_pthreads_once()
         signal(SIGPIPE, SIG_IGN)
     }()
 

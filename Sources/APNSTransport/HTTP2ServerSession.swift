@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 
 /// One server-side nghttp2 session, driven as bytes in, bytes out: `receive` feeds what the socket read,

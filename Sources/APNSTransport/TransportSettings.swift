@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 
 /// The HTTP/2 parameters the server announces and enforces. Defaults are APNs' own SETTINGS as observed on the
 /// wire: HEADER_TABLE_SIZE 4096, MAX_CONCURRENT_STREAMS 1000, INITIAL_WINDOW_SIZE 65535, MAX_FRAME_SIZE 16384,

@@ -1,4 +1,6 @@
-/// Judges device pushes (`POST /3/device/<token>`) and answers what APNs answers. Pure: no I/O, time is an input.
+/// Judges device pushes (`POST /3/device/<token>`) and answers what APNs answers. No sockets, files or clock:
+/// time is an input. Not pure: the `ConnectionAuthenticator` it is given may verify a signature and remember the
+/// verified token (its cache is shared, behind a lock), so the same request can be answered faster the next time.
 ///
 /// Runs `rules` in order until one rejects; then applies strict mode, which may turn a warning into the mock's own
 /// rejection (`Verdict.isStrictMockAnswer`). Sources and order: docs/rules.md.

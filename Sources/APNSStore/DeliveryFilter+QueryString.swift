@@ -1,5 +1,4 @@
 import APNSCore
-import APNSStore
 import Foundation
 
 /// The query-string form of a delivery filter, shared by the admin server (parsing) and the command line client
@@ -104,7 +103,7 @@ public enum QueryString {
 
 extension Optional where Wrapped == String {
     /// nil for a missing or empty parameter.
-    var nonEmpty: String? {
+    public var nonEmpty: String? {
         guard let self, !self.isEmpty else { return nil }
         return self
     }

@@ -1,5 +1,6 @@
-import APNSAdmin
 import APNSCore
+import DeliveryFixtures
+import DeliveryRendering
 import Foundation
 import Testing
 

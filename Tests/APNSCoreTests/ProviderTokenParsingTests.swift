@@ -1,4 +1,5 @@
 import APNSCore
+import CoreTestSupport
 import Testing
 
 @Suite("Provider token parsing: structure, header and claims")

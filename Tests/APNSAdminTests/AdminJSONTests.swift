@@ -1,6 +1,7 @@
 import APNSAdmin
 import APNSCore
 import APNSStore
+import DeliveryFixtures
 import Foundation
 import Testing
 

@@ -1,10 +1,3 @@
-/// Which APNs environment a listener or a push stands for. Source: A-SEND (hosts table); tokens, keys and
-/// `apns-unique-id` depend on it (A-RESP, A-TOKEN).
-public enum APNsEnvironment: String, Sendable, Codable, CaseIterable, Hashable {
-    case development
-    case production
-}
-
 /// Facts about a TLS session, as the transport read them after the handshake.
 public struct TLSInfo: Sendable, Hashable, Codable {
     /// The ALPN protocol agreed (`h2`), or nil when the client offered none (aioapns, Pushy).
@@ -33,18 +26,19 @@ public struct ConnectionInfo: Sendable, Hashable, Codable {
     public var localPort: Int
     /// nil for cleartext (h2c prior knowledge).
     public var tls: TLSInfo?
-    /// The environment of the listener that accepted the connection.
-    public var environment: APNsEnvironment
+    /// The label of the listener that accepted the connection (`ListenerConfiguration.label`). Opaque to the
+    /// transport; the application maps it to what a listener stands for (apns-mock: the APNs environment).
+    public var listenerLabel: String
 
-    public init(id: UInt64, remoteAddress: String, localPort: Int, tls: TLSInfo?, environment: APNsEnvironment) {
+    public init(id: UInt64, remoteAddress: String, localPort: Int, tls: TLSInfo?, listenerLabel: String) {
         self.id = id
         self.remoteAddress = remoteAddress
         self.localPort = localPort
         self.tls = tls
-        self.environment = environment
+        self.listenerLabel = listenerLabel
     }
 
-    /// A placeholder for requests built in tests without a socket.
+    /// A placeholder for requests built in tests without a socket (label `development`).
     public static let inMemory = ConnectionInfo(
-        id: 0, remoteAddress: "in-memory", localPort: 0, tls: nil, environment: .development)
+        id: 0, remoteAddress: "in-memory", localPort: 0, tls: nil, listenerLabel: "development")
 }

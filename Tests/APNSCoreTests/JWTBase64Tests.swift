@@ -1,4 +1,5 @@
 import APNSCore
+import CoreTestSupport
 import Testing
 
 @Suite("JWT segment Base64: base64url and padded standard Base64 both decode")

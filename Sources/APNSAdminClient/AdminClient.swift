@@ -5,7 +5,9 @@ import FoundationNetworking
 #endif
 
 /// A blocking client of the admin API for the command line (`apns-mock deliveries`, `apns-mock explain`).
-public struct AdminClient: Sendable {
+public struct AdminClient: DeliveryReader, Sendable {
+    public typealias ReadError = any Error
+
     public let baseURL: URL
     public let bearerToken: String?
 
@@ -27,8 +29,18 @@ public struct AdminClient: Sendable {
         return try JSONDecoder().decode(DeliveryList.self, from: body).deliveries
     }
 
+    /// `GET /api/deliveries/{id}`; nil on 404.
+    public func delivery(id: Int64) throws -> DeliveryRecord? {
+        try delivery(key: String(id))
+    }
+
+    /// `GET /api/deliveries/{apns-id}`; nil on 404.
+    public func delivery(apnsID: String) throws -> DeliveryRecord? {
+        try delivery(key: apnsID)
+    }
+
     /// `GET /api/deliveries/{apns-id or id}`; nil on 404.
-    public func delivery(_ key: String) throws -> DeliveryRecord? {
+    private func delivery(key: String) throws -> DeliveryRecord? {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let (status, body) = try get("/api/deliveries/" + (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key), [])
@@ -50,7 +62,7 @@ public struct AdminClient: Sendable {
     }
 
     /// The highest delivery id the server has stored.
-    public func latestID() throws -> Int64 {
+    public func newestID() throws -> Int64 {
         let (status, body) = try get("/api/deliveries", [("limit", "1")])
         try Self.expect(200, status, body)
         return try JSONDecoder().decode(DeliveryList.self, from: body).latestId
