@@ -1,6 +1,7 @@
 import APNSAdmin
 import APNSCore
 import APNSCrypto
+import APNSTransport
 import Foundation
 
 /// What the admin API asks of the running mock beyond the delivery store: health, metrics, Live Activity state,
@@ -11,11 +12,15 @@ import Foundation
 ///   `{"remove": "<token>"}`; `{"clear": true}`.
 /// - `keys`: `{"teamID", "keyID", "publicKeyPEM" | "p8PEM", "environment"?, "topics"?, "bundleIDs"?}` registers a
 ///   key (only the public key is kept); `{"remove": "<keyID>"}`; `{"teamID", "bundleIDs": [...]}` adds bundle IDs.
-/// - `faults`: a scripted answer or an array of them (see `ScriptedAnswer`); `{"clear": true}`.
+/// - `faults`: a fault spec or an array of them (`FaultSpec`; legacy scripted answers are specs too);
+///   `{"clear": true}`. An array is applied only when every spec in it is understood (400 otherwise). GET shows
+///   each spec with its `counters`.
+/// - `serverFaults`: `{"acceptDelayMs"?, "handshakeStallMs"?, "maxConnections"?}` replaces the connection faults.
 final class MockAdminBackend: AdminBackend {
     let tokens: DeviceTokenRegistry
     let keys: SigningKeyRegistry?
     let scripted: ScriptedAnswers
+    let connectionFaults: ConnectionFaults
     let liveActivities: LiveActivityService?
     let metrics: Metrics
     let clock: any WallClock
@@ -24,13 +29,14 @@ final class MockAdminBackend: AdminBackend {
 
     init(
         tokens: DeviceTokenRegistry, keys: SigningKeyRegistry?, scripted: ScriptedAnswers,
-        liveActivities: LiveActivityService?, metrics: Metrics, clock: any WallClock,
+        connectionFaults: ConnectionFaults = ConnectionFaults(), liveActivities: LiveActivityService?, metrics: Metrics, clock: any WallClock,
         summary: @escaping @Sendable () -> [String: Any]
     ) {
         self.clock = clock
         self.tokens = tokens
         self.keys = keys
         self.scripted = scripted
+        self.connectionFaults = connectionFaults
         self.liveActivities = liveActivities
         self.metrics = metrics
         self.summary = summary
@@ -40,7 +46,7 @@ final class MockAdminBackend: AdminBackend {
         var object = summary()
         object["uptimeSeconds"] = Int(Date().timeIntervalSince(started))
         object["declaredTokens"] = tokens.all().count
-        object["scriptedAnswers"] = scripted.all.count
+        object["scriptedAnswers"] = scripted.engine.specs.count
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     }
 
@@ -61,7 +67,8 @@ final class MockAdminBackend: AdminBackend {
             return encode(KeysView(
                 keys: keys?.keySummaries ?? [],
                 bundleIDs: (keys?.bundleIDsByTeam ?? [:]).mapValues { $0.sorted() }))
-        case "faults": return encode(scripted.all)
+        case "faults": return encode(scripted.engine.statuses.map(FaultStatusView.init))
+        case "serverFaults": return encode(connectionFaults.current)
         default: return .error(404, "unknown configuration section \(section): use tokens, keys or faults")
         }
     }
@@ -72,10 +79,13 @@ final class MockAdminBackend: AdminBackend {
             case "tokens": return try updateTokens(body)
             case "keys": return try updateKeys(body)
             case "faults": return try updateFaults(body)
+            case "serverFaults": return try updateServerFaults(body)
             default: return .error(404, "unknown configuration section \(section): use tokens, keys or faults")
             }
         } catch let error as DecodingError {
             return .error(400, "invalid \(section) body: \(MockConfiguration.describe(error))")
+        } catch let error as FaultSpecError {
+            return .error(400, "invalid \(section) body: \(error.description)")
         } catch {
             return .error(400, "invalid \(section) body: \(error)")
         }
@@ -149,11 +159,50 @@ final class MockAdminBackend: AdminBackend {
             scripted.removeAll()
             return config(section: "faults")
         }
-        for script in try decodeOneOrMany(ScriptedAnswer.self, body) {
-            guard (200...599).contains(script.status) else { return .error(400, "status must be 200...599") }
-            scripted.add(script)
+        let specs: [FaultSpec]
+        switch try? JSONDecoder().decode(JSONValue.self, from: body) {
+        case .array(let items)?:
+            specs = try items.enumerated().map { index, item in
+                guard case .object(let object) = item else { throw FaultSpecError("[\(index)]: a fault spec must be a JSON object") }
+                do { return try FaultSpec(json: object) } catch let error as FaultSpecError {
+                    throw FaultSpecError("[\(index)]: \(error.description)")
+                }
+            }
+        case .object(let object)?:
+            specs = [try FaultSpec(json: object)]
+        default:
+            return .error(400, "invalid faults body: a fault spec (JSON object), an array of them, or {\"clear\": true}")
         }
+        // All or nothing: every spec was understood before any is added.
+        for spec in specs { scripted.add(spec) }
         return config(section: "faults")
+    }
+
+    private func updateServerFaults(_ body: Data) throws -> AdminResponse {
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: body) else {
+            return .error(400, "invalid serverFaults body: a JSON object")
+        }
+        let known = ["acceptDelayMs", "handshakeStallMs", "maxConnections"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            return .error(400, "invalid serverFaults body: unknown key \"\(unknown)\"; use \(known.joined(separator: ", "))")
+        }
+        let settings = try JSONDecoder().decode(ConnectionFaultSettings.self, from: body)
+        for (name, value) in [("acceptDelayMs", settings.acceptDelayMs), ("handshakeStallMs", settings.handshakeStallMs), ("maxConnections", settings.maxConnections)] {
+            if let value, value < 0 { return .error(400, "invalid serverFaults body: \(name) must not be negative") }
+        }
+        connectionFaults.current = settings
+        return config(section: "serverFaults")
+    }
+
+    /// A fault spec as `GET /api/config/faults` shows it: the spec's keys plus read-only `counters`.
+    private struct FaultStatusView: Encodable {
+        let status: FaultStatus
+        init(_ status: FaultStatus) { self.status = status }
+        func encode(to encoder: any Encoder) throws {
+            var object = status.spec.json
+            object["counters"] = .object(["matched": .integer(Int64(status.matched)), "fired": .integer(Int64(status.fired))])
+            try JSONValue.object(object).encode(to: encoder)
+        }
     }
 
     private func decodeOneOrMany<T: Decodable>(_ type: T.Type, _ body: Data) throws -> [T] {

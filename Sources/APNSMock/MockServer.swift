@@ -13,6 +13,7 @@ public final class MockServer: Sendable {
     let tokens: DeviceTokenRegistry
     let authentication: AuthenticationService?
     let scripted: ScriptedAnswers
+    let connectionFaults: ConnectionFaults
     let store: any DeliveryStore
     let liveActivities: LiveActivityService
     /// What reading the `ActivityAttributes` sources found (types it could not resolve are reported, not guessed).
@@ -29,7 +30,8 @@ public final class MockServer: Sendable {
         self.configuration = configuration
         tokens = DeviceTokenRegistry(configuration.tokens)
         authentication = configuration.allowUnauthenticated == true ? nil : try AuthenticationService(configuration: configuration)
-        scripted = ScriptedAnswers(configuration.scriptedAnswers)
+        scripted = ScriptedAnswers(specs: configuration.scriptedAnswers, tokens: tokens)
+        connectionFaults = ConnectionFaults(configuration.faults)
         let retention = RetentionPolicy(
             maxCount: configuration.retention.maxDeliveries ?? RetentionPolicy().maxCount,
             maxAge: configuration.retention.maxAgeSeconds.map { .milliseconds(Int64($0 * 1000)) } ?? RetentionPolicy().maxAge)
@@ -76,7 +78,7 @@ public final class MockServer: Sendable {
                 certificateChainPath: configuration.tls.certificate ?? DefaultCredentials.serverCertificate,
                 privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey),
             application: application, threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
-            clock: clock)
+            clock: clock, faults: connectionFaults)
 
         if let adminPort = configuration.admin.port {
             let summary: [String: String] = [
@@ -84,7 +86,8 @@ public final class MockServer: Sendable {
                 "dataDir": configuration.dataDir ?? "in-memory",
             ]
             let backend = MockAdminBackend(
-                tokens: tokens, keys: authentication?.registry, scripted: scripted, liveActivities: liveActivities,
+                tokens: tokens, keys: authentication?.registry, scripted: scripted, connectionFaults: connectionFaults,
+                liveActivities: liveActivities,
                 metrics: metrics, clock: clock, summary: { summary })
             admin = try AdminServer(
                 host: configuration.admin.host, port: adminPort, bearerToken: configuration.admin.token, store: store,

@@ -9,7 +9,7 @@ extension DeliveryRecord {
         case id, receivedAt, receivedAtNanos, connectionId, clientAddress, environment, tls, method, path
         case deviceToken, headers, providerToken, payload, payloadBase64, status, reason, accepted
         case apnsId, apnsUniqueId, warnings, explanation, ruleId, strict, pushType, topic, liveActivity
-        case latencyMicroseconds
+        case latencyMicroseconds, injected
     }
 
     public init(from decoder: any Decoder) throws {
@@ -37,7 +37,7 @@ extension DeliveryRecord {
             headers: try c.decode([HeaderField].self, forKey: .headers),
             providerToken: try c.decodeIfPresent(ProviderTokenSummary.self, forKey: .providerToken),
             payload: payload,
-            status: try c.decode(Int.self, forKey: .status),
+            status: try c.decodeIfPresent(Int.self, forKey: .status) ?? 0,
             reason: try c.decodeIfPresent(String.self, forKey: .reason),
             apnsID: try c.decode(String.self, forKey: .apnsId),
             apnsUniqueID: try c.decodeIfPresent(String.self, forKey: .apnsUniqueId),
@@ -48,7 +48,8 @@ extension DeliveryRecord {
             pushType: try c.decodeIfPresent(String.self, forKey: .pushType),
             topic: try c.decodeIfPresent(String.self, forKey: .topic),
             liveActivity: try c.decodeIfPresent(LiveActivityOutcome.self, forKey: .liveActivity),
-            latencyMicroseconds: try c.decode(Int64.self, forKey: .latencyMicroseconds))
+            latencyMicroseconds: try c.decode(Int64.self, forKey: .latencyMicroseconds),
+            injected: try c.decodeIfPresent(InjectedFault.self, forKey: .injected))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -70,7 +71,7 @@ extension DeliveryRecord {
         } else {
             try c.encode(Data(payload).base64EncodedString(), forKey: .payloadBase64)
         }
-        try c.encode(status, forKey: .status)
+        if status == 0 { try c.encodeNil(forKey: .status) } else { try c.encode(status, forKey: .status) }
         try c.encodeIfPresent(reason, forKey: .reason)
         try c.encode(accepted, forKey: .accepted)
         try c.encode(apnsID, forKey: .apnsId)
@@ -83,6 +84,7 @@ extension DeliveryRecord {
         try c.encodeIfPresent(topic, forKey: .topic)
         try c.encodeIfPresent(liveActivity, forKey: .liveActivity)
         try c.encode(latencyMicroseconds, forKey: .latencyMicroseconds)
+        try c.encodeIfPresent(injected, forKey: .injected)
     }
 
     /// `2026-01-01T00:00:00.123Z` (UTC, milliseconds, truncated like `millisecondsSinceEpoch`). Computed by hand
@@ -104,7 +106,7 @@ extension DeliveryRecord {
     /// rule, explanation, warnings, Live Activity outcome, header values and the payload text.
     var searchText: String {
         var parts: [String] = [apnsID, path, clientAddress]
-        parts.append(contentsOf: [deviceToken, topic, pushType, reason, ruleID, explanation, apnsUniqueID]
+        parts.append(contentsOf: [deviceToken, topic, pushType, reason, ruleID, explanation, apnsUniqueID, injected?.effect]
             .compactMap { $0 })
         for warning in warnings { parts.append(warning.code); parts.append(warning.message) }
         if let outcome = liveActivity { parts.append(outcome.code); parts.append(outcome.explanation) }

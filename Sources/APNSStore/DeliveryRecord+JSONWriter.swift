@@ -51,7 +51,7 @@ extension DeliveryRecord {
         } else {
             writer.field("payloadBase64", Data(payload).base64EncodedString())
         }
-        writer.field("status", Int64(status))
+        if status == 0 { writer.nullField("status") } else { writer.field("status", Int64(status)) }
         if let reason { writer.field("reason", reason) }
         writer.field("accepted", accepted)
         writer.field("apnsId", apnsID)
@@ -79,6 +79,16 @@ extension DeliveryRecord {
             writer.endObject()
         }
         writer.field("latencyMicroseconds", latencyMicroseconds)
+        if let injected {
+            writer.key("injected")
+            writer.beginObject()
+            writer.key("fault")
+            writer.raw(injected.faultJSON)
+            writer.field("index", Int64(injected.index))
+            writer.field("effect", injected.effect)
+            writer.field("rulesAnswer", injected.rulesAnswer)
+            writer.endObject()
+        }
         writer.endObject()
         return writer.bytes
     }
@@ -108,6 +118,9 @@ struct JSONByteWriter {
 
     mutating func field(_ name: String, _ value: String) { key(name); string(value) }
     mutating func field(_ name: String, _ value: Int64) { key(name); bytes.append(contentsOf: String(value).utf8) }
+    mutating func nullField(_ name: String) { key(name); bytes.append(contentsOf: "null".utf8) }
+    /// Already-serialized JSON (the caller guarantees it is valid).
+    mutating func raw(_ json: String) { bytes.append(contentsOf: json.utf8) }
     mutating func field(_ name: String, _ value: Bool) { key(name); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
     private mutating func separate() {

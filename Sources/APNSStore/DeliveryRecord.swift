@@ -28,7 +28,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public let providerToken: ProviderTokenSummary?
     /// The request body as received (at most the transport's buffering limit).
     public let payload: [UInt8]
-    /// HTTP status the mock answered.
+    /// HTTP status the mock answered; 0 when no HTTP answer was sent (a fault reset the stream, closed the
+    /// connection or never answered), shown as `"status": null` in JSON.
     public let status: Int
     /// The wire `reason` string of the error body; nil on 200. A string, not `Reason`, because strict mode answers
     /// with the mock's own labels.
@@ -52,6 +53,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public let liveActivity: LiveActivityOutcome?
     /// Time from receiving the request to the answer being ready, in microseconds.
     public let latencyMicroseconds: Int64
+    /// Set when fault injection produced the answer (or withheld it).
+    public let injected: InjectedFault?
 
     public init(
         id: Int64 = 0, receivedAt: Timestamp, connectionID: UInt64, clientAddress: String,
@@ -59,7 +62,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         deviceToken: String?, headers: [HeaderField], providerToken: ProviderTokenSummary? = nil,
         payload: [UInt8], status: Int, reason: String?, apnsID: String, apnsUniqueID: String? = nil,
         warnings: [PushWarning] = [], explanation: String? = nil, ruleID: String? = nil, strict: Bool = false,
-        pushType: String?, topic: String?, liveActivity: LiveActivityOutcome? = nil, latencyMicroseconds: Int64
+        pushType: String?, topic: String?, liveActivity: LiveActivityOutcome? = nil, latencyMicroseconds: Int64,
+        injected: InjectedFault? = nil
     ) {
         self.id = id
         self.receivedAt = receivedAt
@@ -85,6 +89,7 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         self.topic = topic
         self.liveActivity = liveActivity
         self.latencyMicroseconds = latencyMicroseconds
+        self.injected = injected
     }
 
     /// APNs accepted the push (status 200).
@@ -101,7 +106,7 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
             headers: headers, providerToken: providerToken, payload: payload, status: status, reason: reason,
             apnsID: apnsID, apnsUniqueID: apnsUniqueID, warnings: warnings, explanation: explanation,
             ruleID: ruleID, strict: strict, pushType: pushType, topic: topic, liveActivity: liveActivity,
-            latencyMicroseconds: latencyMicroseconds)
+            latencyMicroseconds: latencyMicroseconds, injected: injected)
     }
 }
 

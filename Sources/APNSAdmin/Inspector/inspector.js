@@ -167,8 +167,12 @@ async function showDelivery(id) {
   const detail = document.getElementById("detail");
   const verdict = d.accepted ? "accepted" : "rejected";
   const parts = [
-    el("h2", { class: "verdict " + verdict }, d.status + " " + (d.reason || "OK") + " — " + verdict),
+    el("h2", { class: "verdict " + verdict }, (d.status === null ? "no answer" : d.status) + " " + (d.reason || (d.status === null ? "" : "OK")) + " — " + verdict),
   ];
+  if (d.injected) {
+    parts.push(el("p", { id: "detail-injected", class: "warning" }, "Injected fault #" + d.injected.index + " (" + d.injected.effect + "): ",
+      el("code", {}, JSON.stringify(d.injected.fault)), " — the rules would have answered " + d.injected.rulesAnswer));
+  }
   if (d.explanation) parts.push(el("p", { id: "detail-explanation" }, d.explanation));
   if (d.ruleId) parts.push(el("p", {}, "Rule: ", el("code", {}, d.ruleId), d.strict ? " (strict mode)" : ""));
   const fix = d.reason && window.APNS_FIXES ? window.APNS_FIXES[d.reason] : null;
