@@ -28,7 +28,8 @@ public enum DeliveryTable {
         let explanation = record.explanation ?? record.liveActivity?.explanation
             ?? (record.warnings.isEmpty ? "" : "⚠ " + record.warnings.map(\.code).joined(separator: ", "))
         return [
-            String(record.id), time, String(record.status), record.reason ?? "-", record.pushType ?? "-",
+            String(record.id), time, record.status == 0 ? "none" : String(record.status),
+            record.reason ?? record.injected.map { "injected: \($0.effect)" } ?? "-", record.pushType ?? "-",
             DeliveryFormat.shortToken(record.deviceToken), record.topic ?? "-", explanation,
         ]
     }

@@ -17,6 +17,7 @@ import pytest
 from conftest import BINARY
 from helpers.h2client import H2Client
 from helpers.tokens import BUNDLE, KEY_ID, KEY_PATH, TEAM_ID, pyjwt_token
+from test_inspector import ROW_FOR_TOKEN, browser  # noqa: F401 (the `browser` fixture)
 
 TOKEN = "ab" * 32
 OTHER = "cd" * 32
@@ -364,3 +365,15 @@ def test_explain_shows_the_injected_fault(server):
     output = result.stdout.decode()
     assert result.returncode == 0, result.stderr.decode()
     assert "INJECTED FAULT #0 (answer)" in output and "the rules would have answered 200" in output
+
+
+def test_the_inspector_marks_an_injected_answer(server, browser):
+    add_fault(server, {"deviceToken": TOKEN, "reason": "ServiceUnavailable", "remaining": 1})
+    browser.call("Page.navigate", url=server.admin_url + "/")
+    browser.wait_for("document.getElementById('status')?.textContent === 'live'")
+    assert curl_push(server)[0] == 503
+    row = browser.wait_for(ROW_FOR_TOKEN.format(token=TOKEN))
+    browser.evaluate(f"document.querySelector('tr[data-id=\"{row['id']}\"]').click()")
+    banner = browser.wait_for("document.getElementById('detail-injected')?.textContent")
+    assert banner.startswith("Injected fault #0 (answer): ") and "the rules would have answered 200" in banner
+    assert '"reason":"ServiceUnavailable"' in banner

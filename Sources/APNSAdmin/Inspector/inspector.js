@@ -69,8 +69,8 @@ function deliveryRow(d, isNew) {
   const row = el("tr", { "data-id": d.id, class: isNew ? "new" : "" },
     el("td", { class: "mono" }, d.id),
     el("td", { class: "mono" }, localTime(d.receivedAt)),
-    el("td", { class: "verdict " + verdict }, d.status + " " + verdict),
-    el("td", {}, d.reason || ""),
+    el("td", { class: "verdict " + verdict }, (d.status === null ? "no answer" : d.status) + " " + verdict),
+    el("td", {}, d.reason || (d.injected ? "injected: " + d.injected.effect : "")),
     el("td", {}, d.pushType || ""),
     el("td", { class: "mono", title: d.deviceToken || "" }, shortToken(d.deviceToken)),
     el("td", { class: "explanation", title: d.explanation || "" }, d.explanation || (d.liveActivity ? d.liveActivity.explanation : "")));
