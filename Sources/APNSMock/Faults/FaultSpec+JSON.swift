@@ -79,20 +79,12 @@ extension FaultSpec: Codable {
         if let probability = scope.probability, !(0...1).contains(probability) {
             throw FaultSpecError("probability must be between 0.0 and 1.0, got \(probability)")
         }
-        if scope.seed != nil && scope.probability == nil && !Self.drawsDelay(action) {
-            throw FaultSpecError("seed is used only with probability or a delay range")
-        }
         if case .unregisterAfter = action, scope.remaining != nil || scope.every != nil || scope.probability != nil {
             throw FaultSpecError("unregisterAfter takes only the scope keys from and until")
         }
         if let from = scope.from, let until = scope.until, until <= from {
             throw FaultSpecError("until (\(until)) must be later than from (\(from))")
         }
-    }
-
-    private static func drawsDelay(_ action: FaultAction) -> Bool {
-        if case .delay(let low, let high) = action { return low != high }
-        return false
     }
 
     private static func action(_ key: String, _ reader: Reader) throws -> FaultAction {
