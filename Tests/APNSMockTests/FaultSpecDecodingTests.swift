@@ -1,4 +1,5 @@
 import APNSCore
+import APNSTransport
 import Foundation
 import Testing
 @testable import APNSMock
@@ -113,5 +114,14 @@ import Testing
         #expect(configuration.scriptedAnswers == [FaultSpec(
             match: FaultMatch(deviceToken: "aa"), action: .answer(status: 410, reason: .unregistered, timestamp: nil, goAway: true),
             scope: FaultScope(remaining: 1))])
+    }
+}
+
+@Suite struct ConnectionFaultSettingsDecodingTests {
+    @Test func theFaultsSectionOfTheConfigurationIsDecodedStrictly() throws {
+        let good = try MockConfiguration.decode(Data(#"{"faults":{"handshakeStallMs":500,"maxConnections":2}}"#.utf8))
+        #expect(good.faults == ConnectionFaultSettings(handshakeStallMs: 500, maxConnections: 2))
+        #expect(throws: ConfigurationError.self) { try MockConfiguration.decode(Data(#"{"faults":{"handshakeStalMs":5}}"#.utf8)) }
+        #expect(throws: ConfigurationError.self) { try MockConfiguration.decode(Data(#"{"faults":{"acceptDelayMs":-1}}"#.utf8)) }
     }
 }
