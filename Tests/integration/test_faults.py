@@ -127,7 +127,7 @@ def test_unregister_after_two_pushes_flips_a_declared_token_so_the_rules_answer_
     assert "injected" not in records(server, token=TOKEN)[0], "the rules answered: the registry says unregistered"
 
 
-def test_two_percent_500s_with_seed_7_repeat_exactly_in_another_run(start_server):
+def test_seeded_random_500s_repeat_exactly_in_another_run(start_server):
     spec = {"reason": "InternalServerError", "probability": 0.2, "seed": 7}
     runs = []
     for _ in range(2):
