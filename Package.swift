@@ -99,7 +99,7 @@ let package = Package(
             name: "store-throughput", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"],
             path: "Benchmarks/StoreThroughput"
         ),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore", "APNSJSON", "APNSTransport"]),
         .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
     ]
 )

@@ -16,7 +16,8 @@ final class DeliveryRecorder: Sendable {
 
     func record(
         request: HTTPRequest, verdict: Verdict, response: HTTPResponse, apnsID: String, uniqueID: String?,
-        liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64, then send: @escaping @Sendable () -> Void
+        liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64, injected: InjectedFault? = nil,
+        then send: @escaping @Sendable () -> Void
     ) {
         let record = DeliveryRecord(
             receivedAt: request.receivedAt, connectionID: request.connection.id,
@@ -29,7 +30,8 @@ final class DeliveryRecorder: Sendable {
             payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: apnsID,
             apnsUniqueID: uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
             ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
-            topic: verdict.topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds)
+            topic: verdict.topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds,
+            injected: injected)
         let metrics = metrics
         store.append(record) { result in
             metrics.recordRequest(status: record.status, reason: record.reason, latencyMicroseconds: record.latencyMicroseconds)

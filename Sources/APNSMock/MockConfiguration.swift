@@ -1,6 +1,7 @@
 import APNSCore
 import APNSJSON
 import APNSLiveActivity
+import APNSTransport
 import Foundation
 
 /// Everything `apns-mock serve` can be told, as read from `--config FILE` (JSON) and then overridden by flags.
@@ -36,8 +37,11 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     public var rules = RuleSettings()
     public var liveActivities = LiveActivitySettings()
     public var retention = RetentionSettings()
-    /// Scripted answers active from start-up (fault injection).
-    public var scriptedAnswers: [ScriptedAnswer] = []
+    /// Faults active from start-up (fault injection; `FaultSpec`, docs/configuration.md). A spec that is not
+    /// understood is a start-up error.
+    public var scriptedAnswers: [FaultSpec] = []
+    /// Connection-level faults: accept delay, TLS handshake stall, maximum number of connections.
+    public var faults = ConnectionFaultSettings()
 
     public init() {}
 

@@ -14,6 +14,7 @@ public final class MockServer: Sendable {
     let tokens: DeviceTokenRegistry
     let authentication: AuthenticationService?
     let scripted: ScriptedAnswers
+    let connectionFaults: ConnectionFaults
     let store: any DeliveryStore
     let liveActivities: LiveActivityService
     /// What reading the `ActivityAttributes` sources found (types it could not resolve are reported, not guessed).
@@ -30,7 +31,8 @@ public final class MockServer: Sendable {
         self.configuration = configuration
         tokens = DeviceTokenRegistry(configuration.tokens)
         authentication = configuration.allowUnauthenticated == true ? nil : try AuthenticationService(configuration: configuration)
-        scripted = ScriptedAnswers(configuration.scriptedAnswers)
+        scripted = ScriptedAnswers(specs: configuration.scriptedAnswers, tokens: tokens)
+        connectionFaults = ConnectionFaults(configuration.faults)
         let retention = RetentionPolicy(
             maxCount: configuration.retention.maxDeliveries ?? RetentionPolicy().maxCount,
             maxAge: configuration.retention.maxAgeSeconds.map { .milliseconds(Int64($0 * 1000)) } ?? RetentionPolicy().maxAge)
@@ -77,7 +79,7 @@ public final class MockServer: Sendable {
                 certificateChainPath: configuration.tls.certificate ?? DefaultCredentials.serverCertificate,
                 privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey),
             application: application, threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
-            clock: clock)
+            clock: clock, faults: connectionFaults)
 
         if let adminPort = configuration.admin.port {
             let summary: [String: String] = [
@@ -85,7 +87,8 @@ public final class MockServer: Sendable {
                 "dataDir": configuration.dataDir ?? "in-memory",
             ]
             let backend = MockAdminBackend(
-                tokens: tokens, keys: authentication?.registry, scripted: scripted, liveActivities: liveActivities,
+                tokens: tokens, keys: authentication?.registry, scripted: scripted, connectionFaults: connectionFaults,
+                liveActivities: liveActivities,
                 metrics: metrics, clock: clock, summary: { summary })
             admin = try AdminServer(
                 host: configuration.admin.host, port: adminPort, bearerToken: configuration.admin.token, store: store,

@@ -37,6 +37,10 @@ final class PushConnection: HTTP2ConnectionHandler {
     private let connection: ConnectionInfo
     private let authenticator: ConnectionTokenAuthenticator?
     private var announcedMaxConcurrentStreams: UInt32
+    /// Requests seen on this connection (fault specs' `goaway.afterStreams`).
+    private var requestsOnConnection = 0
+    /// A fault announced its own stream limit; the authentication rule no longer changes it.
+    private var streamLimitFromFault = false
 
     /// APNs allows one stream until the first valid provider token, then many (A-SEND, A-CONN: "APNs allows only
     /// one stream until you post a request with a valid authentication token"; 1000 observed, §1.3).
@@ -58,19 +62,19 @@ final class PushConnection: HTTP2ConnectionHandler {
         var verdict = application.validator.evaluate(request, authenticator: authenticator, now: now)
         var actions: [ConnectionAction] = []
 
-        var scriptedAnswer: ScriptedAnswer?
-        if let script = application.scripted.take(deviceToken: verdict.deviceToken, topic: verdict.topic) {
-            scriptedAnswer = script
-            verdict = verdict.replaced(by: script, now: now)
-            if script.goAway == true {
-                let debug = (try? JSONEncoder().encode(ErrorBody(reason: script.reason ?? "Shutdown"))) ?? Data()
-                actions.append(.goAway(errorCode: 0, debugData: Array(debug)))
-            }
+        requestsOnConnection += 1
+        let fault = application.scripted.engine
+            .evaluate(FaultRequest(verdict: verdict, request: request, requestsOnConnection: requestsOnConnection, now: now))
+            .map { $0.outcome(for: verdict, streamID: request.streamID, now: now) }
+        if let fault {
+            verdict = fault.verdict
+            actions += fault.actions
+            if let limit = fault.announcedMaxConcurrentStreams { announcedMaxConcurrentStreams = limit; streamLimitFromFault = true }
         }
 
         let apnsID = ApnsID.resolve(requestValue: request.value("apns-id"))
         var liveActivity: LiveActivityOutcome?
-        if scriptedAnswer == nil, verdict.isAccepted, verdict.pushType == .liveactivity,
+        if fault?.replacesAnswer != true, verdict.isAccepted, verdict.pushType == .liveactivity,
            let service = application.liveActivities {
             let result = service.receive(request: request, verdict: verdict, now: now, apnsID: apnsID)
             liveActivity = result.outcome
@@ -80,7 +84,7 @@ final class PushConnection: HTTP2ConnectionHandler {
             }
         }
 
-        if let authenticator, authenticator.hasAuthenticated,
+        if !streamLimitFromFault, let authenticator, authenticator.hasAuthenticated,
            announcedMaxConcurrentStreams != Self.streamsAfterAuthentication {
             announcedMaxConcurrentStreams = Self.streamsAfterAuthentication
             actions.append(.setMaxConcurrentStreams(Self.streamsAfterAuthentication))
@@ -94,9 +98,9 @@ final class PushConnection: HTTP2ConnectionHandler {
         let connectionActions = actions
         application.recorder.record(
             request: request, verdict: verdict, response: response, apnsID: apnsID, uniqueID: uniqueID,
-            liveActivity: liveActivity, latencyMicroseconds: latency
-        ) {
-            sink.send(response, actions: connectionActions)
+            liveActivity: liveActivity, latencyMicroseconds: latency, injected: fault?.mark
+        ) { [sendsAnything = fault?.sendsAnything ?? true] in
+            if sendsAnything { sink.send(response, actions: connectionActions) }
         }
     }
 

@@ -153,8 +153,12 @@ extension DeliveryRecord {
             },
             search: { record, parts in if let text = record.payloadText { parts.append(text) } }),
         DeliveryRecordField(
-            write: { record, writer in writer.field("status", Int64(record.status)) },
+            // 0 = no HTTP answer was sent (a fault withheld it), written as null.
+            write: { record, writer in
+                if record.status == 0 { writer.key("status"); writer.null() } else { writer.field("status", Int64(record.status)) }
+            },
             read: { object, record throws(DeliveryRecordDecodingError) in
+                if case .null? = object["status"] { record.status = 0; return }
                 guard let status = Int(exactly: try int64(object, "status")) else {
                     throw DeliveryRecordDecodingError(description: "status is out of range")
                 }
@@ -201,6 +205,30 @@ extension DeliveryRecord {
             }),
         .integer(
             "latencyMicroseconds", { $0.latencyMicroseconds }, { $0.latencyMicroseconds = $1 }, required: true),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let injected = record.injected else { return }
+                writer.key("injected")
+                writer.beginObject()
+                writer.field("fault", JSONValue.parse(Array(injected.faultJSON.utf8)) ?? .object([]))
+                writer.field("index", Int64(injected.index))
+                writer.field("effect", injected.effect)
+                writer.field("rulesAnswer", injected.rulesAnswer)
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let injected = try optionalObject(object, "injected") else { return }
+                guard let fault = injected["fault"], fault.isObject else {
+                    throw DeliveryRecordDecodingError(description: "injected.fault is not an object")
+                }
+                guard let index = Int(exactly: try int64(injected, "index")) else {
+                    throw DeliveryRecordDecodingError(description: "injected.index is out of range")
+                }
+                record.injected = InjectedFault(
+                    faultJSON: fault.compactText, index: index, effect: try string(injected, "effect"),
+                    rulesAnswer: try string(injected, "rulesAnswer"))
+            },
+            search: { record, parts in if let injected = record.injected { parts.append(injected.effect) } }),
     ]
 
     /// The SQLite filter columns, in `fields` order (`SQLiteSchema` creates them; the writer fills them).

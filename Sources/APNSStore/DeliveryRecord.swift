@@ -29,7 +29,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public internal(set) var providerToken: ProviderTokenSummary?
     /// The request body as received (at most the transport's buffering limit).
     public internal(set) var payload: [UInt8]
-    /// HTTP status the mock answered.
+    /// HTTP status the mock answered; 0 when no HTTP answer was sent (a fault reset the stream, closed the
+    /// connection or never answered), shown as `"status": null` in JSON.
     public internal(set) var status: Int
     /// The wire `reason` string of the error body; nil on 200. A string, not `Reason`, because strict mode answers
     /// with the mock's own labels.
@@ -53,6 +54,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public internal(set) var liveActivity: LiveActivityOutcome?
     /// Time from receiving the request to the answer being ready, in microseconds.
     public internal(set) var latencyMicroseconds: Int64
+    /// Set when fault injection produced the answer (or withheld it).
+    public internal(set) var injected: InjectedFault?
 
     public init(
         id: Int64 = 0, receivedAt: Timestamp, connectionID: UInt64, clientAddress: String,
@@ -60,7 +63,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         deviceToken: String?, headers: [HeaderField], providerToken: ProviderTokenSummary? = nil,
         payload: [UInt8], status: Int, reason: String?, apnsID: String, apnsUniqueID: String? = nil,
         warnings: [PushWarning] = [], explanation: String? = nil, ruleID: String? = nil, strict: Bool = false,
-        pushType: String?, topic: String?, liveActivity: LiveActivityOutcome? = nil, latencyMicroseconds: Int64
+        pushType: String?, topic: String?, liveActivity: LiveActivityOutcome? = nil, latencyMicroseconds: Int64,
+        injected: InjectedFault? = nil
     ) {
         self.id = id
         self.receivedAt = receivedAt
@@ -86,6 +90,7 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         self.topic = topic
         self.liveActivity = liveActivity
         self.latencyMicroseconds = latencyMicroseconds
+        self.injected = injected
     }
 
     /// APNs accepted the push (status 200).

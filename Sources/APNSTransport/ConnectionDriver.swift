@@ -117,12 +117,25 @@ final class ConnectionDriver {
 
     func deliver(streamID: Int32, response: HTTPResponse, actions: [ConnectionAction]) {
         guard let session, !closed else { return }
-        if !actions.contains(where: { if case .resetStream = $0 { true } else { false } }) {
+        if actions.contains(.closeConnection) {
+            close()
+            return
+        }
+        var answers = !actions.contains(where: { if case .resetStream = $0 { true } else { false } })
+        for action in actions {
+            guard case .goAwayNaming(let lastStreamID, _, _, true) = action else { continue }
+            session.apply(action, streamID: streamID)
+            closeWhenFlushed = true
+            if lastStreamID < streamID { answers = false }
+        }
+        if answers {
             session.respond(streamID: streamID, response: response)
         }
         for action in actions {
+            if case .goAwayNaming(_, _, _, true) = action { continue }
             session.apply(action, streamID: streamID)
             if case .goAway = action { closeWhenFlushed = true }
+            if case .goAwayNaming = action { closeWhenFlushed = true }
         }
     }
 

@@ -55,7 +55,7 @@ public final class HTTP2Server: Sendable {
     public init(
         listeners: [ListenerConfiguration], tls: TLSFiles?, settings: TransportSettings = TransportSettings(),
         application: any HTTP2Application, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-        clock: any WallClock = SystemClock()
+        clock: any WallClock = SystemClock(), faults: ConnectionFaults = ConnectionFaults()
     ) throws {
         LibraryInitialization.once()
         let tlsContext: TLSContext? = try listeners.contains(where: \.useTLS)
@@ -64,7 +64,8 @@ public final class HTTP2Server: Sendable {
         self.listeners = listeners
         self.workers = try (0..<max(1, threads)).map { index in
             try EventLoopWorker(
-                index: index, tls: tlsContext, settings: settings, application: application, clock: clock)
+                index: index, tls: tlsContext, settings: settings, application: application, clock: clock,
+                faults: faults)
         }
     }
 

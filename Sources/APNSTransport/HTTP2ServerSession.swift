@@ -47,8 +47,8 @@ final class HTTP2ServerSession {
     private var responseEnded: Set<Int32> = []
     /// GOAWAYs that accompany a response: sent once that response's END_STREAM is out, so that the response's DATA
     /// does not follow the GOAWAY (strict clients such as Python h2 refuse frames after GOAWAY).
-    private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8])] = [:]
-    private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8])] = []
+    private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = [:]
+    private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = []
 
     let connection: ConnectionInfo
     let settings: TransportSettings
@@ -119,7 +119,9 @@ final class HTTP2ServerSession {
         drainFrames(into: &output, limit: limit)
         resetStreamsAnsweredEarly()
         if !goAwayReady.isEmpty {
-            for goAway in goAwayReady { self.goAway(errorCode: goAway.errorCode, debugData: goAway.debugData) }
+            for goAway in goAwayReady {
+                self.goAway(errorCode: goAway.errorCode, debugData: goAway.debugData, lastStreamID: goAway.lastStreamID)
+            }
             goAwayReady.removeAll()
             drainFrames(into: &output, limit: limit)
         }
@@ -180,19 +182,27 @@ final class HTTP2ServerSession {
             _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         case .goAway(let errorCode, let debugData):
             if nghttp2_session_find_stream(session, streamID) != nil {
-                goAwayAfterResponse[streamID] = (errorCode, debugData)
+                goAwayAfterResponse[streamID] = (errorCode, debugData, nil)
             } else {
                 goAway(errorCode: errorCode, debugData: debugData)
             }
         case .resetStream(let errorCode):
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+        case .goAwayNaming(let lastStreamID, let errorCode, let debugData, let beforeResponse):
+            if !beforeResponse && nghttp2_session_find_stream(session, streamID) != nil {
+                goAwayAfterResponse[streamID] = (errorCode, debugData, lastStreamID)
+            } else {
+                goAway(errorCode: errorCode, debugData: debugData, lastStreamID: lastStreamID)
+            }
+        case .closeConnection, .delayResponse:
+            break  // carried out by the connection driver and the event loop
         }
     }
 
-    /// GOAWAY naming the last stream this side processed; streams up to it may finish.
-    func goAway(errorCode: UInt32, debugData: [UInt8]) {
+    /// GOAWAY naming `lastStreamID` (default: the last stream this side processed); streams up to it may finish.
+    func goAway(errorCode: UInt32, debugData: [UInt8], lastStreamID named: Int32? = nil) {
         precondition(!insideNGHTTP2)
-        let lastStreamID = nghttp2_session_get_last_proc_stream_id(session)
+        let lastStreamID = named ?? nghttp2_session_get_last_proc_stream_id(session)
         debugData.withUnsafeBufferPointer { debug in
             _ = nghttp2_submit_goaway(
                 session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, debug.baseAddress, debug.count)

@@ -11,7 +11,12 @@ public enum DeliveryExplanation {
             ? style.paint("ACCEPTED · \(record.deviceHandling?.label.uppercased() ?? "")", .yellow)
             : record.accepted ? style.paint("ACCEPTED", .green) : style.paint("REJECTED", .red)
         let reason = record.reason.map { " \($0)" } ?? ""
-        lines.append("\(verdict)  \(record.status)\(reason)   apns-id \(record.apnsID)   delivery #\(record.id)")
+        let status = record.status == 0 ? "no answer" : String(record.status)
+        lines.append("\(verdict)  \(status)\(reason)   apns-id \(record.apnsID)   delivery #\(record.id)")
+        if let injected = record.injected {
+            lines.append(style.paint("INJECTED FAULT", .yellow) + " #\(injected.index) (\(injected.effect)): \(injected.faultJSON)")
+            lines.append("  the rules would have answered \(injected.rulesAnswer)")
+        }
         if let explanation = record.explanation { lines.append(""); lines.append(explanation) }
         if let rule = record.ruleID { lines.append("rule: \(rule)\(record.strict ? " (strict mode)" : "")") }
         if !record.warnings.isEmpty {

@@ -54,7 +54,8 @@ public enum DeliveryTable {
         let explanation = record.explanation ?? record.liveActivity?.explanation
             ?? (record.warnings.isEmpty ? "" : "⚠ " + record.warnings.map(\.code).joined(separator: ", "))
         return [
-            String(record.id), time, record.statusLabel, record.reason ?? "-", record.pushType ?? "-",
+            String(record.id), time, record.status == 0 ? "none" : record.statusLabel,
+            record.reason ?? record.injected.map { "injected: \($0.effect)" } ?? "-", record.pushType ?? "-",
             DeliveryFormat.shortToken(record.deviceToken), record.topic ?? "-", explanation,
         ]
     }

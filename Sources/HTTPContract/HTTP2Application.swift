@@ -27,6 +27,13 @@ public enum ConnectionAction: Sendable, Equatable {
     case goAway(errorCode: UInt32, debugData: [UInt8])
     /// Reset the request's stream instead of answering (the response is ignored).
     case resetStream(errorCode: UInt32)
+    /// GOAWAY naming `lastStreamID`. `beforeResponse`: sent before the response, which is then sent only if
+    /// `lastStreamID` covers the request's stream (fault injection).
+    case goAwayNaming(lastStreamID: Int32, errorCode: UInt32, debugData: [UInt8], beforeResponse: Bool)
+    /// Close the TCP connection at once: no response, no GOAWAY (fault injection).
+    case closeConnection
+    /// Send the response (and the other actions) after this many milliseconds, on the event loop's timer.
+    case delayResponse(milliseconds: Int)
 }
 
 /// Where a response goes. Thread-safe; the first `send` wins, later ones are ignored.
