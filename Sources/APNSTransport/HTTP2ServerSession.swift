@@ -20,8 +20,9 @@ final class HTTP2ServerSession {
         case headerListTooLarge(streamID: Int32, size: Int)
     }
 
-    /// Per-stream request assembly.
-    fileprivate struct StreamState {
+    /// Per-stream request assembly. A class, so that each header field and DATA chunk mutates the one instance in
+    /// place (a struct copied out of the dictionary per field made a large header block cost quadratic time).
+    fileprivate final class StreamState {
         var method: String?
         var path: String?
         var scheme: String?
@@ -32,8 +33,17 @@ final class HTTP2ServerSession {
         var bodyLength = 0
         var headerListSize = 0
         var dispatched = false
+        /// Set once `headerListSize` passed the limit: later fields are counted, not kept.
+        var headerListTooLarge = false
         var receivedAt: Timestamp
+
+        init(receivedAt: Timestamp) { self.receivedAt = receivedAt }
     }
+
+    /// Work done on header fields, for tests that check a large header block costs linear work: every field seen,
+    /// and those kept (decoded and stored; bounded by the header-list limit).
+    private(set) var headerFieldsSeen = 0
+    private(set) var headerFieldsKept = 0
 
     private var session: OpaquePointer?
     private var streams: [Int32: StreamState] = [:]
@@ -236,10 +246,20 @@ final class HTTP2ServerSession {
         streams[streamID] = StreamState(receivedAt: now())
     }
 
+    /// Counts one arriving header field against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2: name + value
+    /// + 32 per field) before anything is decoded. Returns false once the list is over the limit: the field is not
+    /// kept, and the stream will be answered 431 (`dispatch`), so a block of any size costs O(1) per field.
+    fileprivate func admitHeaderField(streamID: Int32, nameLength: Int, valueLength: Int) -> Bool {
+        headerFieldsSeen += 1
+        guard let stream = streams[streamID] else { return false }
+        stream.headerListSize += nameLength + valueLength + 32
+        if stream.headerListSize > Int(settings.maxHeaderListSize) { stream.headerListTooLarge = true }
+        return !stream.headerListTooLarge
+    }
+
     fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
-        guard var stream = streams[streamID] else { return 0 }
-        // RFC 9113 §6.5.2: size = name + value + 32 per field.
-        stream.headerListSize += name.utf8.count + value.utf8.count + 32
+        guard let stream = streams[streamID] else { return 0 }
+        headerFieldsKept += 1
         switch name {
         case ":method": stream.method = value
         case ":path": stream.path = value
@@ -249,16 +269,14 @@ final class HTTP2ServerSession {
             if name == "host" { stream.host = value }
             stream.headers.append(HeaderField(name, value))
         }
-        streams[streamID] = stream
         return 0
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard var stream = streams[streamID] else { return }
+        guard let stream = streams[streamID] else { return }
         stream.bodyLength += bytes.count
         let room = settings.requestBodyLimit - stream.body.count
         if room > 0 { stream.body.append(contentsOf: bytes.prefix(room)) }
-        streams[streamID] = stream
         if stream.bodyLength > settings.requestBodyLimit && !stream.dispatched {
             // Answer now; do not keep the rest (issue 2: "answered without being buffered in full").
             streamsToResetAfterResponse.insert(streamID)
@@ -274,10 +292,9 @@ final class HTTP2ServerSession {
     }
 
     private func dispatch(streamID: Int32) {
-        guard var stream = streams[streamID] else { return }
+        guard let stream = streams[streamID] else { return }
         stream.dispatched = true
-        streams[streamID] = stream
-        if stream.headerListSize > Int(settings.maxHeaderListSize) {
+        if stream.headerListTooLarge {
             events.append(.headerListTooLarge(streamID: streamID, size: stream.headerListSize))
             return
         }
@@ -354,7 +371,9 @@ private let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, user
 
 private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
     guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-    return session(from: userData).header(
+    let server = session(from: userData)
+    guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
+    return server.header(
         streamID: frame.pointee.hd.stream_id,
         name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
         value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
@@ -366,7 +385,9 @@ private let onInvalidHeader: nghttp2_on_invalid_header_callback = { _, frame, na
     guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
     let nameString = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
     guard !nameString.hasPrefix(":") else { return 0 }
-    return session(from: userData).header(
+    let server = session(from: userData)
+    guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
+    return server.header(
         streamID: frame.pointee.hd.stream_id, name: nameString.lowercased(),
         value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
 }
