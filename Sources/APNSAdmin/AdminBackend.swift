@@ -18,6 +18,13 @@ public protocol AdminBackend: Sendable {
     func config(section: String) -> AdminResponse
     /// `POST /api/config/{section}`: apply a change given as JSON; answer with a status and JSON.
     func updateConfig(section: String, body: Data) -> AdminResponse
+    /// Why the server cannot do its job right now (for example, the delivery store fails), or nil: `/api/health`
+    /// then says `degraded` with this reason. Default: nil.
+    var degradedReason: String? { get }
+}
+
+extension AdminBackend {
+    public var degradedReason: String? { nil }
 }
 
 /// An HTTP answer of the admin API.
@@ -56,6 +63,12 @@ struct JSONObjectWriter {
     private var members: [String] = []
 
     mutating func string(_ key: String, _ value: String) { members.append(Self.quote(key) + ":" + Self.quote(value)) }
+    /// Replaces the member `key` written earlier (keeps its position), or appends it.
+    mutating func replaceString(_ key: String, _ value: String) {
+        let prefix = Self.quote(key) + ":"
+        let member = prefix + Self.quote(value)
+        if let index = members.firstIndex(where: { $0.hasPrefix(prefix) }) { members[index] = member } else { members.append(member) }
+    }
     mutating func integer(_ key: String, _ value: Int64) { members.append(Self.quote(key) + ":" + String(value)) }
     mutating func raw(_ key: String, _ json: Data) {
         members.append(Self.quote(key) + ":" + String(decoding: json, as: UTF8.self))

@@ -125,8 +125,12 @@ public struct AdminRouter: Sendable {
         do {
             writer.integer("deliveries", Int64(try store.count()))
         } catch {
-            writer.string("status", "degraded")
+            writer.replaceString("status", "degraded")
             writer.string("storeError", error.description)
+        }
+        if let reason = backend.degradedReason {
+            writer.replaceString("status", "degraded")
+            writer.string("degradedReason", reason)
         }
         writer.raw("server", backend.healthJSON())
         return .json(200, writer.data)

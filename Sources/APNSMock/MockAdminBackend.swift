@@ -21,12 +21,14 @@ final class MockAdminBackend: AdminBackend {
     let clock: any WallClock
     let started = Date()
     let summary: @Sendable () -> [String: Any]
+    let storeHealth: StoreHealth
 
     init(
         tokens: DeviceTokenRegistry, keys: SigningKeyRegistry?, scripted: ScriptedAnswers,
         liveActivities: LiveActivityService?, metrics: Metrics, clock: any WallClock,
-        summary: @escaping @Sendable () -> [String: Any]
+        storeHealth: StoreHealth = StoreHealth(), summary: @escaping @Sendable () -> [String: Any]
     ) {
+        self.storeHealth = storeHealth
         self.clock = clock
         self.tokens = tokens
         self.keys = keys
@@ -43,6 +45,8 @@ final class MockAdminBackend: AdminBackend {
         object["scriptedAnswers"] = scripted.all.count
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
     }
+
+    var degradedReason: String? { storeHealth.degradedReason }
 
     func activitiesJSON() -> Data {
         liveActivities?.activitiesJSON(now: clock.now()) ?? Data(#"{"activities":[]}"#.utf8)

@@ -95,8 +95,8 @@ final class PushConnection: HTTP2ConnectionHandler {
         application.recorder.record(
             request: request, verdict: verdict, response: response, apnsID: apnsID, uniqueID: uniqueID,
             liveActivity: liveActivity, latencyMicroseconds: latency
-        ) {
-            sink.send(response, actions: connectionActions)
+        ) { stored in
+            sink.send(stored ? response : StoreFailureAnswer.response(apnsID: apnsID), actions: connectionActions)
         }
     }
 

@@ -75,6 +75,7 @@ public final class HTTP2Server: Sendable {
         var ports: [Int] = []
         for listener in listeners {
             var port = listener.port
+            try ExclusivePortCheck.ensureFree(host: listener.host, port: port)
             for worker in workers {
                 port = try worker.listen(listener, port: port)
             }
@@ -104,6 +105,9 @@ enum LibraryInitialization {
     private static let done: Void = {
         evthread_use_pthreads()
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (RLIMIT_FSIZE) must make the store's writes fail, which it reports, not kill the process.
+        signal(SIGXFSZ, SIG_IGN)
+        DescriptorLimit.raiseToHardLimit()
     }()
 
     static func once() { _ = done }

@@ -4,6 +4,8 @@ request bodies. Every wait is on an event (a response, EOF, a process exit), bou
 import json
 import socket
 import subprocess
+import time
+import urllib.request
 
 import hpack
 
@@ -32,8 +34,13 @@ def header_flood(fields):
     return out
 
 
+TOKEN = pyjwt_token()
+
+
 def push(client, body=b'{"aps":{"alert":"x"}}'):
-    headers = [("authorization", f"bearer {pyjwt_token()}"), ("apns-topic", BUNDLE), ("apns-push-type", "alert")]
+    """One alert push; the same provider token every time (a new token per push would be refused as
+    TooManyProviderTokenUpdates)."""
+    headers = [("authorization", f"bearer {TOKEN}"), ("apns-topic", BUNDLE), ("apns-push-type", "alert")]
     return client.response(client.request(f"/3/device/{DEVICE}", headers, body))
 
 
@@ -68,3 +75,72 @@ def test_a_header_block_of_144k_one_byte_fields_gets_431_while_another_client_is
     headers = dict(hpack.Decoder().decode(answers[0][3]))
     assert headers[":status"] == "431"
     attacker.close()
+
+
+def run_second_server(*args):
+    """Starts another `apns-mock serve` that is expected to refuse to start; returns (exit status, stderr)."""
+    command = [BINARY, "serve", "--admin-port", "0"] + list(args)
+    result = subprocess.run(command, capture_output=True, timeout=30, cwd=REPO)
+    return result.returncode, result.stderr.decode(errors="replace")
+
+
+def test_a_second_server_on_a_taken_push_port_exits_with_a_message_naming_the_port(start_server):
+    first = start_server()
+    status, stderr = run_second_server("--port", str(first.tls_port), "--in-memory")
+    assert status != 0
+    assert f"port {first.tls_port} is already in use" in stderr, stderr
+    # The first server still gets every push.
+    client = H2Client(first.tls_port, ca=first.ca_path)
+    assert all(push(client).status == 200 for _ in range(8))
+    client.close()
+
+
+def test_a_second_server_on_the_same_data_directory_exits_with_a_message(start_server):
+    first = start_server()
+    status, stderr = run_second_server("--port", "0", "--data-dir", first.data_dir)
+    assert status != 0
+    assert f"the data directory {first.data_dir} is in use by another apns-mock (pid {first.process.pid})" in stderr, stderr
+
+
+def admin_json(server, path):
+    with urllib.request.urlopen(server.admin_url + path, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def wait_for_stderr(server, text, attempts=200):
+    """The stderr reader is a thread: wait (bounded) for the line to arrive."""
+    for _ in range(attempts):
+        if text in server.stderr:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_push_whose_record_cannot_be_stored_is_not_200_and_health_says_why(start_server):
+    server = start_server()
+    client = H2Client(server.tls_port, ca=server.ca_path)
+    assert push(client).status == 200
+    acknowledged = 1
+    # A file-size limit of 1 byte on the running server: every write that grows the store's files fails (EFBIG),
+    # as on a full disk.
+    subprocess.run(["prlimit", f"--pid={server.process.pid}", "--fsize=1:unlimited"], check=True)
+    for _ in range(2000):
+        response = push(client)
+        if response.status != 200:
+            break
+        acknowledged += 1
+    assert response.status == 503
+    assert json.loads(response.body) == {"reason": "ServiceUnavailable"}
+    assert response.header("apns-id")
+    health = admin_json(server, "/api/health")
+    assert health["status"] == "degraded"
+    assert "delivery store cannot record deliveries" in health["degradedReason"]
+    assert wait_for_stderr(server, "the delivery store cannot record deliveries")
+    # The store recovers when writes work again; every 200 ever sent has its record.
+    subprocess.run(["prlimit", f"--pid={server.process.pid}", "--fsize=unlimited:unlimited"], check=True)
+    assert push(client).status == 200
+    acknowledged += 1
+    health = admin_json(server, "/api/health")
+    assert health["status"] == "ok" and "degradedReason" not in health
+    assert health["deliveries"] == acknowledged
+    client.close()
