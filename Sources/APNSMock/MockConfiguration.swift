@@ -35,6 +35,8 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     public var rules = RuleSettings()
     public var liveActivities = LiveActivitySettings()
     public var retention = RetentionSettings()
+    /// Connection timeouts and request-memory caps (`MockConfiguration+Limits.swift`).
+    public var limits = LimitSettings()
     /// Scripted answers active from start-up (fault injection).
     public var scriptedAnswers: [ScriptedAnswer] = []
 

@@ -74,11 +74,13 @@ public final class MockServer: Sendable {
             roles.append(.production)
         }
         listenerRoles = roles
+        try configuration.limits.validate()
         transport = try HTTP2Server(
             listeners: listeners,
             tls: TLSFiles(
                 certificateChainPath: configuration.tls.certificate ?? DefaultCredentials.serverCertificate,
                 privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey),
+            settings: configuration.limits.transportSettings,
             application: application, threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
             clock: clock)
 

@@ -20,6 +20,10 @@ final class EventLoopWorker: @unchecked Sendable {
     let settings: TransportSettings
     let application: any HTTP2Application
     let clock: any WallClock
+    /// Request-body bytes buffered across the whole server (`TransportSettings.totalBodyBufferLimit`).
+    let bodyBudget: BodyBufferBudget
+    /// Re-enables accepting after a pause at the descriptor limit (`AcceptPause`).
+    private(set) var acceptPause: AcceptPause?
 
     private var listeners: [(listener: OpaquePointer, configuration: ListenerConfiguration)] = []
     private var connections: [UInt64: ConnectionDriver] = [:]
@@ -31,7 +35,8 @@ final class EventLoopWorker: @unchecked Sendable {
     private let openConnections = Atomic<Int>(0)
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(index: Int, tls: TLSContext?, settings: TransportSettings, application: any HTTP2Application, clock: any WallClock) throws {
+    init(index: Int, tls: TLSContext?, settings: TransportSettings, application: any HTTP2Application, clock: any WallClock,
+         bodyBudget: BodyBufferBudget) throws {
         guard let base = event_base_new() else { throw TransportError.eventLoop("event_base_new failed") }
         self.index = index
         self.base = base
@@ -39,6 +44,7 @@ final class EventLoopWorker: @unchecked Sendable {
         self.settings = settings
         self.application = application
         self.clock = clock
+        self.bodyBudget = bodyBudget
         let me = Unmanaged.passUnretained(self).toOpaque()
         wakeEvent = event_new(base, -1, 0, { _, _, context in
             Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().deliverPendingResponses()
@@ -46,9 +52,11 @@ final class EventLoopWorker: @unchecked Sendable {
         shutdownEvent = event_new(base, -1, 0, { _, _, context in
             Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().beginShutdown()
         }, me)
+        acceptPause = AcceptPause(worker: self)
     }
 
     deinit {
+        acceptPause = nil
         for entry in listeners { evconnlistener_free(entry.listener) }
         if let wakeEvent { event_free(wakeEvent) }
         if let shutdownEvent { event_free(shutdownEvent) }
@@ -74,6 +82,7 @@ final class EventLoopWorker: @unchecked Sendable {
         guard let listener else {
             throw TransportError.listen("cannot listen on \(address): \(String(cString: strerror(errno)))")
         }
+        evconnlistener_set_error_cb(listener, acceptFailed)
         listeners.append((listener, configuration))
         return Self.boundPort(of: evconnlistener_get_fd(listener))
     }
@@ -133,6 +142,14 @@ final class EventLoopWorker: @unchecked Sendable {
         if !configuration.useTLS { driver.established(tls: nil) }
     }
 
+    /// Stops or resumes accepting on every listener of this worker (`AcceptPause`; not during shutdown).
+    func setAccepting(_ accepting: Bool) {
+        guard !shuttingDown else { return }
+        for entry in listeners {
+            if accepting { evconnlistener_enable(entry.listener) } else { evconnlistener_disable(entry.listener) }
+        }
+    }
+
     func connectionDidClose(_ id: UInt64) {
         guard connections.removeValue(forKey: id) != nil else { return }
         openConnections.wrappingSubtract(1, ordering: .relaxed)
@@ -178,6 +195,7 @@ final class EventLoopWorker: @unchecked Sendable {
 
     private func closeAllConnections() {
         for driver in Array(connections.values) { driver.close() }
+        acceptPause = nil
     }
 
     // MARK: - Socket helpers
@@ -236,6 +254,11 @@ final class EventLoopWorker: @unchecked Sendable {
 private final class SinkState: Sendable {
     private let answered = Atomic<Bool>(false)
     func claim() -> Bool { answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
+}
+
+private let acceptFailed: evconnlistener_errorcb = { _, context in
+    let code = errno
+    Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().acceptPause?.acceptFailed(errno: code)
 }
 
 private let acceptConnection: evconnlistener_cb = { listener, fd, address, _, context in

@@ -62,9 +62,11 @@ public final class HTTP2Server: Sendable {
             ? TLSContext(files: tls ?? { throw TransportError.tls("a TLS listener needs a certificate and key") }())
             : nil
         self.listeners = listeners
+        let bodyBudget = BodyBufferBudget(limit: settings.totalBodyBufferLimit)
         self.workers = try (0..<max(1, threads)).map { index in
             try EventLoopWorker(
-                index: index, tls: tlsContext, settings: settings, application: application, clock: clock)
+                index: index, tls: tlsContext, settings: settings, application: application, clock: clock,
+                bodyBudget: bodyBudget)
         }
     }
 

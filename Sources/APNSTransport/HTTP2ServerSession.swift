@@ -1,5 +1,6 @@
 import APNSCore
 import CNative
+import Dispatch
 
 /// One server-side nghttp2 session, driven as bytes in, bytes out: `receive` feeds what the socket read,
 /// `drainOutput` produces what the socket must write. No I/O happens here, so tests pair it with a client session
@@ -35,9 +36,18 @@ final class HTTP2ServerSession {
         var dispatched = false
         /// Set once `headerListSize` passed the limit: later fields are counted, not kept.
         var headerListTooLarge = false
+        /// Reset by this side (body caps, incomplete-stream timeout): later DATA is dropped.
+        var refused = false
+        /// Body bytes counted against the connection's and the server's buffer budgets.
+        var reservedBodyBytes = 0
         var receivedAt: Timestamp
+        /// Monotonic nanoseconds when its HEADERS began (incomplete-stream timeout).
+        let startedAt: UInt64
 
-        init(receivedAt: Timestamp) { self.receivedAt = receivedAt }
+        init(receivedAt: Timestamp, startedAt: UInt64) {
+            self.receivedAt = receivedAt
+            self.startedAt = startedAt
+        }
     }
 
     /// Work done on header fields, for tests that check a large header block costs linear work: every field seen,
@@ -47,6 +57,12 @@ final class HTTP2ServerSession {
 
     private var session: OpaquePointer?
     private var streams: [Int32: StreamState] = [:]
+    /// Shared by every session of a server (`totalBodyBufferLimit`).
+    private let bodyBudget: BodyBufferBudget
+    /// Body bytes this connection holds (`connectionBodyBufferLimit`).
+    private(set) var bufferedBodyBytes = 0
+    /// Streams to reset with REFUSED_STREAM once nghttp2 is off the stack (their DATA passed a body cap).
+    private var streamsToRefuse: [Int32] = []
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
     private var outgoingBodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
     private var events: [Event] = []
@@ -68,7 +84,9 @@ final class HTTP2ServerSession {
     /// Set when nghttp2 reported a fatal error; the connection must be closed after the output is flushed.
     private(set) var fatalError: String?
 
-    init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32, now: @escaping () -> Timestamp) {
+    init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32,
+         bodyBudget: BodyBufferBudget? = nil, now: @escaping () -> Timestamp) {
+        self.bodyBudget = bodyBudget ?? BodyBufferBudget(limit: settings.totalBodyBufferLimit)
         self.connection = connection
         self.settings = settings
         self.now = now
@@ -98,6 +116,7 @@ final class HTTP2ServerSession {
     }
 
     deinit {
+        for stream in streams.values { releaseBody(of: stream) }
         nghttp2_session_del(session)
     }
 
@@ -115,7 +134,30 @@ final class HTTP2ServerSession {
             fatalError = String(cString: nghttp2_strerror(Int32(result)))
             return false
         }
+        for streamID in streamsToRefuse {
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_REFUSED_STREAM.rawValue)
+        }
+        streamsToRefuse.removeAll()
         return true
+    }
+
+    /// Resets every stream whose request began before `cutoff` (monotonic nanoseconds) and has not ended, with
+    /// RST_STREAM(CANCEL), dropping its buffered body. Returns how many were reset.
+    @discardableResult
+    func resetIncompleteStreams(startedBefore cutoff: UInt64) -> Int {
+        precondition(!insideNGHTTP2)
+        var count = 0
+        for (streamID, stream) in streams where !stream.dispatched && !stream.refused && stream.startedAt < cutoff {
+            refuse(stream)
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+            count += 1
+        }
+        return count
+    }
+
+    /// When the oldest unfinished request began (monotonic nanoseconds), or nil when none is unfinished.
+    var oldestIncompleteStreamStart: UInt64? {
+        streams.values.lazy.filter { !$0.dispatched && !$0.refused }.map(\.startedAt).min()
     }
 
     /// Completed requests since the last call, in arrival order.
@@ -243,7 +285,7 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func beginHeaders(streamID: Int32) {
-        streams[streamID] = StreamState(receivedAt: now())
+        streams[streamID] = StreamState(receivedAt: now(), startedAt: DispatchTime.now().uptimeNanoseconds)
     }
 
     /// Counts one arriving header field against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2: name + value
@@ -273,10 +315,21 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID] else { return }
+        guard let stream = streams[streamID], !stream.refused else { return }
         stream.bodyLength += bytes.count
         let room = settings.requestBodyLimit - stream.body.count
-        if room > 0 { stream.body.append(contentsOf: bytes.prefix(room)) }
+        if room > 0 && !stream.dispatched {
+            let take = min(room, bytes.count)
+            guard bufferedBodyBytes + take <= settings.connectionBodyBufferLimit, bodyBudget.reserve(take) else {
+                // Over a body cap: this stream gives way (REFUSED_STREAM: not processed, safe to retry).
+                refuse(stream)
+                streamsToRefuse.append(streamID)
+                return
+            }
+            bufferedBodyBytes += take
+            stream.reservedBodyBytes += take
+            stream.body.append(contentsOf: bytes.prefix(take))
+        }
         if stream.bodyLength > settings.requestBodyLimit && !stream.dispatched {
             // Answer now; do not keep the rest (issue 2: "answered without being buffered in full").
             streamsToResetAfterResponse.insert(streamID)
@@ -284,16 +337,31 @@ final class HTTP2ServerSession {
         }
     }
 
+    private func refuse(_ stream: StreamState) {
+        stream.refused = true
+        releaseBody(of: stream)
+        stream.body = []
+    }
+
+    private func releaseBody(of stream: StreamState) {
+        guard stream.reservedBodyBytes > 0 else { return }
+        bufferedBodyBytes -= stream.reservedBodyBytes
+        bodyBudget.release(stream.reservedBodyBytes)
+        stream.reservedBodyBytes = 0
+    }
+
     fileprivate func endStream(streamID: Int32) {
         // The client finished sending: no need to ask it to stop.
         streamsToResetAfterResponse.remove(streamID)
-        guard let stream = streams[streamID], !stream.dispatched else { return }
+        guard let stream = streams[streamID], !stream.dispatched, !stream.refused else { return }
         dispatch(streamID: streamID)
     }
 
     private func dispatch(streamID: Int32) {
         guard let stream = streams[streamID] else { return }
         stream.dispatched = true
+        // The body now belongs to the request handed over (or is dropped): it no longer counts as buffered.
+        releaseBody(of: stream)
         if stream.headerListTooLarge {
             events.append(.headerListTooLarge(streamID: streamID, size: stream.headerListSize))
             return
@@ -305,7 +373,7 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func streamClosed(streamID: Int32) {
-        streams[streamID] = nil
+        if let stream = streams.removeValue(forKey: streamID) { releaseBody(of: stream) }
         outgoingBodies[streamID] = nil
     }
 

@@ -7,10 +7,11 @@ import subprocess
 import time
 import urllib.request
 
+import h2.exceptions
 import hpack
 
 from conftest import BINARY, REPO
-from helpers.h2client import H2Client, raw_frames
+from helpers.h2client import H2Client, Response, raw_frames
 from helpers.tokens import BUNDLE, pyjwt_token
 
 DEVICE = "a1" * 32
@@ -144,3 +145,120 @@ def test_a_push_whose_record_cannot_be_stored_is_not_200_and_health_says_why(sta
     assert health["status"] == "ok" and "degradedReason" not in health
     assert health["deliveries"] == acknowledged
     client.close()
+
+
+# A ClientHello cut short: TLS record header and the start of the handshake message, no more.
+PARTIAL_CLIENT_HELLO = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + b"\x00" * 16
+
+
+def wait_for_eof(sock, limit=100):
+    """Reads until the server closes the connection (EOF or reset); each read is bounded by the socket timeout.
+    Returns True when it closed."""
+    for _ in range(limit):
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            return True
+        except socket.timeout:
+            return False
+        if not chunk:
+            return True
+    return False
+
+
+def test_a_connection_stuck_in_its_tls_handshake_is_closed_after_the_handshake_timeout(start_server):
+    server = start_server("--handshake-timeout", "0.3")
+    stuck = socket.create_connection(("127.0.0.1", server.tls_port), timeout=10)
+    stuck.sendall(PARTIAL_CLIENT_HELLO)
+    assert wait_for_eof(stuck)
+    # So is a cleartext connection that never finishes the HTTP/2 client preface.
+    half = socket.create_connection(("127.0.0.1", server.h2c_port), timeout=10)
+    half.sendall(PREFACE[:10])
+    assert wait_for_eof(half)
+    client = H2Client(server.tls_port, ca=server.ca_path)
+    assert push(client).status == 200
+    client.close()
+
+
+def test_an_idle_connection_gets_goaway_then_is_closed(start_server):
+    server = start_server("--idle-timeout", "0.3")
+    client = H2Client(server.tls_port, ca=server.ca_path)
+    assert push(client).status == 200
+    assert client.wait_for(lambda: client.goaway is not None)
+    assert client.goaway.error_code == 0
+    assert client.wait_for(lambda: client.closed)
+
+
+def test_a_request_that_stops_sending_is_reset_after_the_stream_timeout(start_server):
+    server = start_server("--stream-timeout", "0.3")
+    client = H2Client(server.tls_port, ca=server.ca_path)
+    assert push(client).status == 200
+    headers = [("authorization", f"bearer {TOKEN}"), ("apns-topic", BUNDLE), ("apns-push-type", "alert")]
+    stalled = client.request(f"/3/device/{DEVICE}", headers, b'{"aps":{"alert":', end_stream=False)
+    response = client.response(stalled)
+    assert response.reset_code == 8  # CANCEL
+    assert push(client).status == 200, "the connection still serves"
+    client.close()
+
+
+def vm_rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def hold_streams(port, ca, streams, body_size):
+    """One authenticated connection that opens `streams` streams and sends `body_size` bytes on each WITHOUT
+    END_STREAM. Returns (client, stream ids)."""
+    client = H2Client(port, ca=ca, timeout=10)
+    client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no Nagle wait per window update
+    assert push(client).status == 200  # authenticated: MAX_CONCURRENT_STREAMS rises to 1000
+    client.wait_for(lambda: client.remote_settings.get(3, 0) >= streams)
+    headers = [("authorization", f"bearer {TOKEN}"), ("apns-topic", BUNDLE), ("apns-push-type", "alert")]
+    body = b"x" * body_size
+    ids = []
+    for _ in range(streams):
+        stream_id = client.conn.get_next_available_stream_id()
+        client.responses[stream_id] = Response(stream_id)
+        client.conn.send_headers(stream_id, [(":method", "POST"), (":authority", "localhost"), (":scheme", "https"),
+                                             (":path", f"/3/device/{DEVICE}")] + headers)
+        ids.append(stream_id)
+        offset = 0
+        for _ in range(10_000):
+            if offset >= len(body) or client.responses[stream_id].ended:
+                break
+            window = min(client.conn.local_flow_control_window(stream_id), client.conn.max_outbound_frame_size)
+            if window <= 0:
+                client._flush()
+                client._receive_once()
+                continue
+            try:
+                client.conn.send_data(stream_id, body[offset:offset + window])
+            except h2.exceptions.StreamClosedError:
+                break
+            offset += window
+        client._flush()
+    return client, ids
+
+
+def test_request_bodies_held_open_are_capped_and_memory_stays_bounded(start_server):
+    connection_cap, total_cap = 1 << 20, 4 << 20
+    server = start_server("--threads", "1", "--connection-body-buffer", str(connection_cap),
+                          "--total-body-buffer", str(total_cap), "--stream-timeout", "600")
+    warmup = H2Client(server.tls_port, ca=server.ca_path)
+    assert push(warmup).status == 200
+    before = vm_rss_kib(server.process.pid)
+    held = [hold_streams(server.tls_port, server.ca_path, streams=150, body_size=60_000) for _ in range(6)]
+    # 6 × 150 × 60,000 bytes = 54 MB sent and held open; the server keeps at most the 4 MiB total cap of it.
+    for client, ids in held:
+        client.wait_for(lambda: sum(1 for i in ids if client.responses[i].reset_code == 7) > 0)
+    refused = sum(1 for client, ids in held for i in ids if client.responses[i].reset_code == 7)
+    assert refused >= 6 * 150 - (total_cap // 60_000) - 6, f"only {refused} streams refused"
+    growth_mib = (vm_rss_kib(server.process.pid) - before) / 1024
+    assert growth_mib < 32, f"RSS grew by {growth_mib:.1f} MiB with a {total_cap >> 20} MiB body cap"
+    assert push(warmup).status == 200, "a normal push is still answered"
+    for client, _ in held:
+        client.close()
+    warmup.close()
