@@ -262,3 +262,34 @@ def test_request_bodies_held_open_are_capped_and_memory_stays_bounded(start_serv
     for client, _ in held:
         client.close()
     warmup.close()
+
+
+def curl_admin(server, *args):
+    """curl (a client we did not write) against the admin API; returns (status, body)."""
+    result = subprocess.run(["curl", "-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "10", *args],
+                            capture_output=True, timeout=30, check=True)
+    body, _, status = result.stdout.decode().rpartition("\n")
+    return int(status), body
+
+
+def test_the_admin_api_refuses_what_a_hostile_web_page_could_send(start_server):
+    import httpx
+    server = start_server()
+    faults = server.admin_url + "/api/config/faults"
+    fault = '{"status":500,"reason":"InternalServerError","remaining":1}'
+    # A cross-origin "simple" POST (no preflight): text/plain, from a page's origin.
+    assert curl_admin(server, "-X", "POST", faults, "-H", "content-type: text/plain", "-d", fault)[0] == 415
+    assert curl_admin(server, "-X", "POST", faults, "-H", "content-type: application/json",
+                      "-H", "origin: https://evil.example", "-d", fault)[0] == 403
+    # DNS rebinding: a hostile name resolving to 127.0.0.1 reaches the server with its own Host.
+    status, body = curl_admin(server, server.admin_url + "/api/deliveries", "-H", "host: attacker.example")
+    assert status == 403 and "DNS-rebinding" in body
+    with httpx.Client(timeout=10) as client:
+        assert client.get(server.admin_url + "/api/deliveries", headers={"origin": "null"}).status_code == 403
+        # Nothing changed; the real thing still works.
+        assert client.get(faults).json() == []
+        accepted = client.post(faults, content=fault, headers={"content-type": "application/json"})
+        assert accepted.status_code == 200, accepted.text
+        same_origin = client.get(server.admin_url + "/api/health", headers={"origin": server.admin_url})
+        assert same_origin.status_code == 200
+        assert len(client.get(faults).json()) == 1
