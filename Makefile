@@ -10,7 +10,7 @@ RELEASE_BIN := .build/release/apns-mock
 SWIFT_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT ?= 900
 
-.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean
+.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean stress crash-test fuzz
 
 all: build
 
@@ -58,6 +58,23 @@ test-tsan: deps
 
 bench: deps
 	scripts/bench
+
+# The attack round (docs/reliability.md): each attack bounded, a normal client alongside; prints the table.
+# `make test` runs the short round (Tests/integration/test_attack_round.py).
+stress: deps venv
+	swift build -c release
+	APNS_MOCK_BIN=$(abspath $(RELEASE_BIN)) $(PYTHON) Tests/stress/attack_round.py
+
+# `make crash-test N=20` (or `make crash-test 20`): N kill -9 cycles under load; every acknowledged delivery and
+# PRAGMA integrity_check are checked after each restart. `make test` runs 3.
+ifneq ($(filter crash-test,$(MAKECMDGOALS)),)
+CRASH_CYCLES := $(filter-out crash-test,$(MAKECMDGOALS))
+N ?= $(if $(CRASH_CYCLES),$(firstword $(CRASH_CYCLES)),3)
+$(CRASH_CYCLES): ; @:
+endif
+crash-test: deps venv
+	swift build -c release
+	APNS_MOCK_BIN=$(abspath $(RELEASE_BIN)) $(PYTHON) Tests/stress/crash_test.py $(N)
 
 clean:
 	rm -rf .build .build-asan .build-tsan $(VENV)
