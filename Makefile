@@ -10,7 +10,7 @@ RELEASE_BIN := .build/release/apns-mock
 SWIFT_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT ?= 900
 
-.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean stress crash-test fuzz
+.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean stress crash-test fuzz fuzz-build
 
 all: build
 
@@ -65,6 +65,17 @@ stress: deps venv
 	swift build -c release
 	APNS_MOCK_BIN=$(abspath $(RELEASE_BIN)) $(PYTHON) Tests/stress/attack_round.py
 
+# libFuzzer targets for every parser of untrusted bytes (Fuzz/Targets), each from its seed corpus in Fuzz/Corpus:
+# `make fuzz SECONDS=600` runs each for SECONDS (default 10). `make test` runs each for FUZZ_TEST_SECONDS.
+SECONDS_PER_TARGET := $(if $(SECONDS),$(SECONDS),10)
+FUZZ_TEST_SECONDS ?= 3
+fuzz-build: deps
+	APNS_MOCK_FUZZ=1 swift build -c release --product apns-mock-fuzz --scratch-path .build-fuzz \
+	  -Xswiftc -sanitize=fuzzer -Xswiftc -enable-testing
+
+fuzz: fuzz-build
+	scripts/fuzz $(SECONDS_PER_TARGET)
+
 # `make crash-test N=20` (or `make crash-test 20`): N kill -9 cycles under load; every acknowledged delivery and
 # PRAGMA integrity_check are checked after each restart. `make test` runs 3.
 ifneq ($(filter crash-test,$(MAKECMDGOALS)),)
@@ -77,4 +88,4 @@ crash-test: deps venv
 	APNS_MOCK_BIN=$(abspath $(RELEASE_BIN)) $(PYTHON) Tests/stress/crash_test.py $(N)
 
 clean:
-	rm -rf .build .build-asan .build-tsan $(VENV)
+	rm -rf .build .build-asan .build-tsan .build-fuzz $(VENV)

@@ -67,3 +67,13 @@ let package = Package(
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
     ]
 )
+
+// libFuzzer targets (`make fuzz`, Fuzz/Targets): only when APNS_MOCK_FUZZ is set, built with -sanitize=fuzzer in
+// their own scratch path, so ordinary builds never see them.
+if Context.environment["APNS_MOCK_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "apns-mock-fuzz",
+        dependencies: ["APNSMock", "APNSAdmin", "APNSCore", "APNSLiveActivity", "APNSStore", "ActivitySourceParser"],
+        path: "Fuzz/Targets", swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    package.products.append(.executable(name: "apns-mock-fuzz", targets: ["apns-mock-fuzz"]))
+}
