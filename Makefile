@@ -10,7 +10,7 @@ RELEASE_BIN := .build/release/apns-mock
 SWIFT_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT ?= 900
 
-.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean stress crash-test fuzz fuzz-build
+.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean stress crash-test fuzz fuzz-build test-fuzz
 
 all: build
 
@@ -38,7 +38,7 @@ venv: $(VENV)/.installed
 # Build once (debug, tests included), then run the Swift suite and the real-client suite against that binary.
 test: deps-test venv
 	swift build --build-tests
-	$(MAKE) --no-print-directory test-swift test-integration
+	$(MAKE) --no-print-directory test-swift test-integration test-fuzz
 
 test-swift:
 	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build
@@ -70,11 +70,13 @@ stress: deps venv
 SECONDS_PER_TARGET := $(if $(SECONDS),$(SECONDS),10)
 FUZZ_TEST_SECONDS ?= 3
 fuzz-build: deps
-	APNS_MOCK_FUZZ=1 swift build -c release --product apns-mock-fuzz --scratch-path .build-fuzz \
-	  -Xswiftc -sanitize=fuzzer -Xswiftc -enable-testing
+	APNS_MOCK_FUZZ=1 swift build --product apns-mock-fuzz
 
 fuzz: fuzz-build
 	scripts/fuzz $(SECONDS_PER_TARGET)
+
+test-fuzz: fuzz-build
+	scripts/fuzz $(FUZZ_TEST_SECONDS)
 
 # `make crash-test N=20` (or `make crash-test 20`): N kill -9 cycles under load; every acknowledged delivery and
 # PRAGMA integrity_check are checked after each restart. `make test` runs 3.
