@@ -103,3 +103,22 @@ let package = Package(
         .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
     ]
 )
+
+// libFuzzer targets (`make fuzz`, Fuzz/Targets): only when APNS_MOCK_FUZZ is set. Our modules are then compiled
+// with libFuzzer's coverage instrumentation (-sanitize=fuzzer); dependencies (swift-syntax, ArgumentParser) are not,
+// so their builds are reused. Ordinary builds never see any of this.
+if Context.environment["APNS_MOCK_FUZZ"] != nil {
+    let instrumented: Set<String> = [
+        "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto", "APNSTransport", "APNSStore",
+        "APNSAdmin", "APNSMock",
+    ]
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer"])]
+    }
+    package.targets.append(.executableTarget(
+        name: "apns-mock-fuzz",
+        dependencies: ["APNSMock", "APNSAdmin", "APNSCore", "APNSLiveActivity", "APNSStore", "ActivitySourceParser"],
+        path: "Fuzz/Targets", swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer"])],
+        linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]))
+    package.products.append(.executable(name: "apns-mock-fuzz", targets: ["apns-mock-fuzz"]))
+}

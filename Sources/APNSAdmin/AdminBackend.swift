@@ -18,6 +18,13 @@ public protocol AdminBackend: Sendable {
     func config(section: String) -> AdminResponse
     /// `POST /api/config/{section}`: apply a change given as JSON; answer with a status and JSON.
     func updateConfig(section: String, body: Data) -> AdminResponse
+    /// Why the server cannot do its job right now (for example, the delivery store fails), or nil: `/api/health`
+    /// then says `degraded` with this reason. Default: nil.
+    var degradedReason: String? { get }
+}
+
+extension AdminBackend {
+    public var degradedReason: String? { nil }
 }
 
 /// An HTTP answer of the admin API.

@@ -127,6 +127,8 @@ public struct AdminRouter: Sendable {
         var latestDeliveryId: Int64
         var deliveries: Int64?
         var storeError: String?
+        /// Why the server cannot take pushes durably right now (the last store failure); nil when it can.
+        var degradedReason: String?
         var server: JSONValue
     }
 
@@ -138,6 +140,10 @@ public struct AdminRouter: Sendable {
         } catch {
             health.status = "degraded"
             health.storeError = error.description
+        }
+        if let reason = backend.degradedReason {
+            health.status = "degraded"
+            health.degradedReason = reason
         }
         return .json(200, encoding: health)
     }

@@ -28,6 +28,8 @@ public final class AdminServer: @unchecked Sendable {
     /// Parked requests by ticket, touched on the loop thread only.
     private var parked: [Int: ParkedRequest] = [:]
     private var nextTicket = 0
+    /// Host, Origin and Content-Type checks when no token protects the API (`AdminRequestGuard`).
+    private let requestGuard: AdminRequestGuard
 
     private enum Lifecycle { case created, running, stopped }
 
@@ -62,6 +64,7 @@ public final class AdminServer: @unchecked Sendable {
         self.http = http
         let bound = cnative_bound_port(evhttp_bound_socket_get_fd(handle))
         boundPort = bound >= 0 ? Int(bound) : port
+        requestGuard = AdminRequestGuard(adminHost: host, adminPort: boundPort, tokenConfigured: bearerToken != nil)
         evhttp_set_timeout(http, Int32(AdminRouter.maxLongPoll.components.seconds) + 60)
         evhttp_set_max_body_size(http, 16 << 20)
         evhttp_set_allowed_methods(
@@ -119,6 +122,15 @@ public final class AdminServer: @unchecked Sendable {
     // MARK: - Loop thread
 
     private func handle(_ request: OpaquePointer) {
+        let headers = evhttp_request_get_input_headers(request)
+        let header = { (name: String) in evhttp_find_header(headers, name).map { String(cString: $0) } }
+        let method = evhttp_request_get_command(request) == EVHTTP_REQ_POST ? "POST"
+            : evhttp_request_get_command(request) == EVHTTP_REQ_PUT ? "PUT" : "other"
+        if let refusal = requestGuard.refusal(
+            method: method, host: header("Host"), origin: header("Origin"), contentType: header("Content-Type")) {
+            send(refusal, to: request)
+            return
+        }
         let adminRequest = read(request)
         switch router.route(adminRequest) {
         case .respond(let response):

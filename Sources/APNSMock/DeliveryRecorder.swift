@@ -4,20 +4,23 @@ import APNSStore
 import Foundation
 
 /// Turns one answered request into its immutable delivery record and hands it to the store. The response is sent
-/// from the store's completion, so a 200 leaves only once its record is durable (group commit keeps that cheap).
+/// from the store's completion, so a 200 leaves only once its record is durable (group commit keeps that cheap);
+/// when the store fails, `send(false)` and the caller answers `StoreFailureAnswer` instead.
 final class DeliveryRecorder: Sendable {
     let store: any DeliveryStore
     let metrics: Metrics
+    let health: StoreHealth
 
-    init(store: any DeliveryStore, metrics: Metrics) {
+    init(store: any DeliveryStore, metrics: Metrics, health: StoreHealth = StoreHealth()) {
         self.store = store
         self.metrics = metrics
+        self.health = health
     }
 
     func record(
         request: HTTPRequest, verdict: Verdict, response: HTTPResponse, apnsID: String, uniqueID: String?,
         liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64, injected: InjectedFault? = nil,
-        then send: @escaping @Sendable () -> Void
+        then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
         let record = DeliveryRecord(
             receivedAt: request.receivedAt, connectionID: request.connection.id,
@@ -33,12 +36,18 @@ final class DeliveryRecorder: Sendable {
             topic: verdict.topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds,
             injected: injected)
         let metrics = metrics
+        let health = health
         store.append(record) { result in
-            metrics.recordRequest(status: record.status, reason: record.reason, latencyMicroseconds: record.latencyMicroseconds)
-            if case .failure(let error) = result {
-                FileHandle.standardError.write(Data("apns-mock: delivery store: \(error)\n".utf8))
+            switch result {
+            case .success:
+                health.recordSuccess()
+                metrics.recordRequest(status: record.status, reason: record.reason, latencyMicroseconds: record.latencyMicroseconds)
+                send(true)
+            case .failure(let error):
+                health.recordFailure(error)
+                metrics.recordRequest(status: 503, reason: Reason.serviceUnavailable.rawValue, latencyMicroseconds: record.latencyMicroseconds)
+                send(false)
             }
-            send()
         }
     }
 

@@ -28,12 +28,14 @@ final class MockAdminBackend: AdminBackend {
     let clock: any WallClock
     let started = Date()
     let summary: @Sendable () -> [String: String]
+    let storeHealth: StoreHealth
 
     init(
         tokens: DeviceTokenRegistry, keys: SigningKeyRegistry?, scripted: ScriptedAnswers,
         connectionFaults: ConnectionFaults = ConnectionFaults(), liveActivities: LiveActivityService?, metrics: Metrics,
-        clock: any WallClock, summary: @escaping @Sendable () -> [String: String]
+        clock: any WallClock, storeHealth: StoreHealth = StoreHealth(), summary: @escaping @Sendable () -> [String: String]
     ) {
+        self.storeHealth = storeHealth
         self.clock = clock
         self.tokens = tokens
         self.keys = keys
@@ -65,6 +67,8 @@ final class MockAdminBackend: AdminBackend {
             try container.encode(scriptedAnswers, forKey: AnyCodingKey("scriptedAnswers"))
         }
     }
+
+    var degradedReason: String? { storeHealth.degradedReason }
 
     func activitiesJSON() -> Data {
         liveActivities?.activitiesJSON(now: clock.now()) ?? AdminJSON.encode(ActivityList(activities: []))

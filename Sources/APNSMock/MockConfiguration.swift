@@ -37,6 +37,8 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     public var rules = RuleSettings()
     public var liveActivities = LiveActivitySettings()
     public var retention = RetentionSettings()
+    /// Connection timeouts and request-memory caps (`MockConfiguration+Limits.swift`).
+    public var limits = LimitSettings()
     /// Faults active from start-up (fault injection; `FaultSpec`, docs/configuration.md). A spec that is not
     /// understood is a start-up error.
     public var scriptedAnswers: [FaultSpec] = []

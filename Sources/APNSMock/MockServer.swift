@@ -22,6 +22,9 @@ public final class MockServer: Sendable {
     public let activitySchemaNames: [String]
     let transport: HTTP2Server
     let metrics = Metrics()
+    let storeHealth = StoreHealth()
+    /// Held while the server runs: a second server on the same data directory refuses to start.
+    let dataDirectoryLock: DataDirectoryLock?
     let admin: AdminServer?
     private let listenerRoles: [ListenerRole]
 
@@ -36,6 +39,7 @@ public final class MockServer: Sendable {
         let retention = RetentionPolicy(
             maxCount: configuration.retention.maxDeliveries ?? RetentionPolicy().maxCount,
             maxAge: configuration.retention.maxAgeSeconds.map { .milliseconds(Int64($0 * 1000)) } ?? RetentionPolicy().maxAge)
+        dataDirectoryLock = try configuration.dataDir.map(DataDirectoryLock.init(directory:))
         if let dataDir = configuration.dataDir {
             store = try SQLiteDeliveryStore(directory: dataDir, retention: retention, clock: clock)
         } else {
@@ -58,7 +62,7 @@ public final class MockServer: Sendable {
         let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)
         let application = PushApplication(
             validator: validator, authentication: authentication, scripted: scripted, liveActivities: liveActivities,
-            recorder: DeliveryRecorder(store: store, metrics: metrics), clock: clock)
+            recorder: DeliveryRecorder(store: store, metrics: metrics, health: storeHealth), clock: clock)
 
         var listeners: [ListenerConfiguration] = []
         var roles: [ListenerRole] = []
@@ -73,11 +77,13 @@ public final class MockServer: Sendable {
             roles.append(.production)
         }
         listenerRoles = roles
+        try configuration.limits.validate()
         transport = try HTTP2Server(
             listeners: listeners,
             tls: TLSFiles(
                 certificateChainPath: configuration.tls.certificate ?? DefaultCredentials.serverCertificate,
                 privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey),
+            settings: configuration.limits.transportSettings,
             application: application, threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
             clock: clock, faults: connectionFaults)
 
@@ -89,7 +95,7 @@ public final class MockServer: Sendable {
             let backend = MockAdminBackend(
                 tokens: tokens, keys: authentication?.registry, scripted: scripted, connectionFaults: connectionFaults,
                 liveActivities: liveActivities,
-                metrics: metrics, clock: clock, summary: { summary })
+                metrics: metrics, clock: clock, storeHealth: storeHealth, summary: { summary })
             admin = try AdminServer(
                 host: configuration.admin.host, port: adminPort, bearerToken: configuration.admin.token, store: store,
                 backend: backend)

@@ -99,8 +99,9 @@ final class PushConnection: HTTP2ConnectionHandler {
         application.recorder.record(
             request: request, verdict: verdict, response: response, apnsID: apnsID, uniqueID: uniqueID,
             liveActivity: liveActivity, latencyMicroseconds: latency, injected: fault?.mark
-        ) { [sendsAnything = fault?.sendsAnything ?? true] in
-            if sendsAnything { sink.send(response, actions: connectionActions) }
+        ) { [sendsAnything = fault?.sendsAnything ?? true] stored in
+            guard sendsAnything else { return }
+            sink.send(stored ? response : StoreFailureAnswer.response(apnsID: apnsID), actions: connectionActions)
         }
     }
 

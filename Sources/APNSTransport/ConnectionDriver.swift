@@ -18,6 +18,11 @@ final class ConnectionDriver {
     private var readingPaused = false
     private var closed = false
     private var output: [UInt8] = []
+    /// Handshake, idle and incomplete-stream deadlines (`ConnectionTimeouts`).
+    private var timeouts: ConnectionTimeouts
+    private var timer: OpaquePointer?
+    /// When the timer fires next (monotonic nanoseconds).
+    private var timerDeadline: UInt64 = 0
 
     init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, listenerLabel: String) {
         self.id = id
@@ -26,11 +31,48 @@ final class ConnectionDriver {
         self.remoteAddress = remoteAddress
         self.localPort = localPort
         self.listenerLabel = listenerLabel
+        timeouts = ConnectionTimeouts(settings: worker.settings, acceptedAt: ConnectionTimeouts.uptime())
     }
 
     func install() {
         bufferevent_setcb(bufferEvent, onReadable, onWritable, onEvent, Unmanaged.passUnretained(self).toOpaque())
         bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
+        timer = event_new(worker.base, -1, 0, onTimer, Unmanaged.passUnretained(self).toOpaque())
+        schedule(timeouts.nextCheck(handshakeDone: false, openStreams: 0, oldestIncompleteStream: nil))
+    }
+
+    private func schedule(_ delayNanoseconds: UInt64) {
+        guard let timer, !closed else { return }
+        timerDeadline = ConnectionTimeouts.uptime() &+ delayNanoseconds
+        var delay = timeval(tv_sec: Int(delayNanoseconds / 1_000_000_000), tv_usec: Int(delayNanoseconds % 1_000_000_000 / 1000))
+        event_add(timer, &delay)
+    }
+
+    /// The connection's one timer: closes a connection stuck in its handshake, resets requests that stopped
+    /// sending, and says GOAWAY to an idle connection; then waits for the next deadline.
+    fileprivate func timerFired() {
+        guard !closed else { return }
+        let now = ConnectionTimeouts.uptime()
+        let handshakeDone = session != nil && sniffer == nil
+        switch timeouts.action(now: now, handshakeDone: handshakeDone, openStreams: session?.openStreamCount ?? 0,
+                               oldestIncompleteStream: session?.oldestIncompleteStreamStart, closing: closeWhenFlushed) {
+        case .close:
+            close()
+            return
+        case .resetIncompleteStreams(let cutoff):
+            session?.resetIncompleteStreams(startedBefore: cutoff)
+            flush()
+        case .goAwayIdle:
+            session?.goAway(errorCode: NGHTTP2_NO_ERROR.rawValue, debugData: [])
+            closeWhenFlushed = true
+            timeouts.goAwaySentAt = now
+            flush()
+        case .wait:
+            break
+        }
+        guard !closed else { return }
+        schedule(timeouts.nextCheck(handshakeDone: handshakeDone, openStreams: session?.openStreamCount ?? 0,
+                                    oldestIncompleteStream: session?.oldestIncompleteStreamStart))
     }
 
     /// The connection is ready for HTTP/2 (TLS handshake done, or cleartext accepted): open the application's
@@ -42,7 +84,7 @@ final class ConnectionDriver {
         self.handler = handler
         session = HTTP2ServerSession(
             connection: info, settings: worker.settings, maxConcurrentStreams: handler.initialMaxConcurrentStreams,
-            now: { [clock = worker.clock] in clock.now() })
+            bodyBudget: worker.bodyBudget, now: { [clock = worker.clock] in clock.now() })
         flush()
         // Bytes that arrived with the end of the handshake are waiting in the input buffer.
         readable()
@@ -56,6 +98,7 @@ final class ConnectionDriver {
         let length = evbuffer_get_length(input)
         guard length > 0, let bytes = evbuffer_pullup(input, -1) else { return }
         defer { evbuffer_drain(input, length) }
+        timeouts.lastActivity = ConnectionTimeouts.uptime()
         let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
         guard !closeWhenFlushed else { return }
 
@@ -73,9 +116,15 @@ final class ConnectionDriver {
             case .http2, .unknown:
                 self.sniffer = nil
                 _ = sniffer.buffered.withUnsafeBytes { session.receive($0) }
+                // Handshake done: from now on the idle and stream deadlines apply.
+                schedule(timeouts.nextCheck(handshakeDone: true, openStreams: session.openStreamCount, oldestIncompleteStream: nil))
             }
         } else {
             session.receive(buffer)
+        }
+        if session.openStreamCount > 0 && timerDeadline > timeouts.lastActivity &+ timeouts.incompleteStream {
+            // A stream may have begun: look again no later than its timeout.
+            schedule(timeouts.incompleteStream)
         }
         dispatchEvents()
         worker.deliverPendingResponses()
@@ -183,6 +232,8 @@ final class ConnectionDriver {
         handler = nil
         bufferevent_setcb(bufferEvent, nil, nil, nil, nil)
         bufferevent_free(bufferEvent)
+        if let timer { event_free(timer) }
+        timer = nil
         session = nil
         worker.connectionDidClose(id)
     }
@@ -197,3 +248,4 @@ private func driver(_ context: UnsafeMutableRawPointer?) -> ConnectionDriver {
 private let onReadable: bufferevent_data_cb = { _, context in driver(context).readable() }
 private let onWritable: bufferevent_data_cb = { _, context in driver(context).writable() }
 private let onEvent: bufferevent_event_cb = { _, what, context in driver(context).event(what) }
+private let onTimer: event_callback_fn = { _, _, context in driver(context).timerFired() }

@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import Synchronization
 
 /// Connection-level fault injection, changeable at run time (admin API `serverFaults`, config key `faults`):

@@ -21,6 +21,10 @@ final class EventLoopWorker: @unchecked Sendable {
     let application: any HTTP2Application
     let clock: any WallClock
     let faults: ConnectionFaults
+    /// Request-body bytes buffered across the whole server (`TransportSettings.totalBodyBufferLimit`).
+    let bodyBudget: BodyBufferBudget
+    /// Re-enables accepting after a pause at the descriptor limit (`AcceptPause`).
+    private(set) var acceptPause: AcceptPause?
 
     private var listeners: [(listener: OpaquePointer, configuration: ListenerConfiguration)] = []
     private var connections: [UInt64: ConnectionDriver] = [:]
@@ -34,7 +38,8 @@ final class EventLoopWorker: @unchecked Sendable {
     /// Timers of delayed responses and delayed connection starts (fault injection), freed when they fire or at exit.
     private var timers: [ObjectIdentifier: LoopTimer] = [:]
 
-    init(index: Int, tls: TLSContext?, settings: TransportSettings, application: any HTTP2Application, clock: any WallClock, faults: ConnectionFaults = ConnectionFaults()) throws {
+    init(index: Int, tls: TLSContext?, settings: TransportSettings, application: any HTTP2Application, clock: any WallClock,
+         faults: ConnectionFaults = ConnectionFaults(), bodyBudget: BodyBufferBudget) throws {
         guard let base = event_base_new() else { throw TransportError.eventLoop("event_base_new failed") }
         self.index = index
         self.base = base
@@ -43,6 +48,7 @@ final class EventLoopWorker: @unchecked Sendable {
         self.application = application
         self.clock = clock
         self.faults = faults
+        self.bodyBudget = bodyBudget
         let me = Unmanaged.passUnretained(self).toOpaque()
         wakeEvent = event_new(base, -1, 0, { _, _, context in
             Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().deliverPendingResponses()
@@ -50,10 +56,12 @@ final class EventLoopWorker: @unchecked Sendable {
         shutdownEvent = event_new(base, -1, 0, { _, _, context in
             Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().beginShutdown()
         }, me)
+        acceptPause = AcceptPause(worker: self)
     }
 
     deinit {
         for timer in timers.values { timer.cancel() }
+        acceptPause = nil
         for entry in listeners { evconnlistener_free(entry.listener) }
         if let wakeEvent { event_free(wakeEvent) }
         if let shutdownEvent { event_free(shutdownEvent) }
@@ -79,6 +87,7 @@ final class EventLoopWorker: @unchecked Sendable {
         guard let listener else {
             throw TransportError.listen("cannot listen on \(address): \(String(cString: strerror(errno)))")
         }
+        evconnlistener_set_error_cb(listener, acceptFailed)
         listeners.append((listener, configuration))
         return Self.boundPort(of: evconnlistener_get_fd(listener))
     }
@@ -161,6 +170,14 @@ final class EventLoopWorker: @unchecked Sendable {
         if !configuration.useTLS { driver.established(tls: nil) }
     }
 
+    /// Stops or resumes accepting on every listener of this worker (`AcceptPause`; not during shutdown).
+    func setAccepting(_ accepting: Bool) {
+        guard !shuttingDown else { return }
+        for entry in listeners {
+            if accepting { evconnlistener_enable(entry.listener) } else { evconnlistener_disable(entry.listener) }
+        }
+    }
+
     func connectionDidClose(_ id: UInt64) {
         guard connections.removeValue(forKey: id) != nil else { return }
         openConnections.wrappingSubtract(1, ordering: .relaxed)
@@ -232,6 +249,7 @@ final class EventLoopWorker: @unchecked Sendable {
         for timer in Array(timers.values) { timer.cancel() }
         timers.removeAll()
         for driver in Array(connections.values) { driver.close() }
+        acceptPause = nil
     }
 
     // MARK: - Socket helpers
@@ -306,6 +324,11 @@ private final class LoopTimer {
 private final class SinkState: Sendable {
     private let answered = Atomic<Bool>(false)
     func claim() -> Bool { answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
+}
+
+private let acceptFailed: evconnlistener_errorcb = { _, context in
+    let code = errno
+    Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().acceptPause?.acceptFailed(errno: code)
 }
 
 private let acceptConnection: evconnlistener_cb = { listener, fd, address, _, context in

@@ -62,10 +62,11 @@ public final class HTTP2Server: Sendable {
             ? TLSContext(files: tls ?? { throw TransportError.tls("a TLS listener needs a certificate and key") }())
             : nil
         self.listeners = listeners
+        let bodyBudget = BodyBufferBudget(limit: settings.totalBodyBufferLimit)
         self.workers = try (0..<max(1, threads)).map { index in
             try EventLoopWorker(
                 index: index, tls: tlsContext, settings: settings, application: application, clock: clock,
-                faults: faults)
+                faults: faults, bodyBudget: bodyBudget)
         }
     }
 
@@ -76,6 +77,7 @@ public final class HTTP2Server: Sendable {
         var ports: [Int] = []
         for listener in listeners {
             var port = listener.port
+            try ExclusivePortCheck.ensureFree(host: listener.host, port: port)
             for worker in workers {
                 port = try worker.listen(listener, port: port)
             }
@@ -105,6 +107,9 @@ enum LibraryInitialization {
     private static let done: Void = {
         cnative_libevent_use_pthreads_once()
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (RLIMIT_FSIZE) must make the store's writes fail, which it reports, not kill the process.
+        signal(SIGXFSZ, SIG_IGN)
+        DescriptorLimit.raiseToHardLimit()
     }()
 
     static func once() { _ = done }

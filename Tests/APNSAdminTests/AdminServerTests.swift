@@ -47,6 +47,7 @@ struct RunningAdmin {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
         request.httpMethod = method
         request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let result = Locked<(Int, String, Data)?>(nil)
         let done = DispatchSemaphore(value: 0)

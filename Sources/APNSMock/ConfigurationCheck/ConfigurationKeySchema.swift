@@ -46,6 +46,10 @@ indirect enum ConfigurationKeySchema: Sendable {
                 .filter { $0 != "status" }.map { ($0, $0 == "goaway" || $0 == "delayMs" ? .open : .value) }
                 + [("status", .value)]))),
         "faults": .object(["acceptDelayMs": .value, "handshakeStallMs": .value, "maxConnections": .value]),
+        "limits": .object([
+            "handshakeTimeoutSeconds": .value, "idleTimeoutSeconds": .value, "streamTimeoutSeconds": .value,
+            "connectionBodyBufferBytes": .value, "totalBodyBufferBytes": .value,
+        ]),
     ])
 
     var keys: [String: ConfigurationKeySchema]? {
