@@ -117,7 +117,7 @@ if Context.environment["APNS_MOCK_FUZZ"] != nil {
     }
     package.targets.append(.executableTarget(
         name: "apns-mock-fuzz",
-        dependencies: ["APNSMock", "APNSAdmin", "APNSCore", "APNSLiveActivity", "APNSStore", "ActivitySourceParser"],
+        dependencies: ["APNSMock", "APNSAdmin", "APNSCore", "APNSLiveActivity", "APNSMetrics", "APNSStore", "ActivitySourceParser"],
         path: "Fuzz/Targets", swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer"])],
         linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]))
     package.products.append(.executable(name: "apns-mock-fuzz", targets: ["apns-mock-fuzz"]))

@@ -12,6 +12,7 @@
 @testable import APNSCore
 @testable import APNSMock
 import APNSLiveActivity
+import APNSMetrics
 import APNSStore
 import ActivitySourceParser
 import Foundation
