@@ -106,7 +106,7 @@ public struct LiveActivityDeviceState: Sendable {
     }
 
     /// Stale at `stale-date`; ended 8 h after start; gone 12 h after start or at the dismissal time.
-    /// Source: A-LADISP, A-LA (apns-protocol.md §7).
+    /// Source: A-LADISP, A-LA.
     func applyTimeLimits(_ record: inout TokenRecord, now: Timestamp) {
         guard let phase = record.snapshot.state, let started = record.snapshot.startedAt else { return }
         if phase == .active || phase == .stale {

@@ -2,18 +2,18 @@ import APNSJSON
 import APNSCore
 
 /// Checks a `liveactivity` push body for everything the device would do differently from what the sender
-/// expects. APNs itself does not look inside `aps` for Live Activities and answers 200 (apns-protocol.md §5.1,
-/// §5.3, §7); these are warnings for the delivery record. Rules are applied in this order: JSON and `aps`, `event`,
+/// expects. APNs itself does not look inside `aps` for Live Activities and answers 200 (A-GEN,
+/// A-JSONDEC, A-LA); these are warnings for the delivery record. Rules are applied in this order: JSON and `aps`, `event`,
 /// `timestamp`, dates and scores, per-event keys, decoding against the schema, sizes.
 public enum LiveActivityPayloadChecker {
-    /// The APNs limit for every device push except VoIP. Source: A-SEND, A-GEN (apns-protocol.md §5.1).
+    /// The APNs limit for every device push except VoIP. Source: A-SEND, A-GEN.
     public static let payloadLimit = 4096
-    /// "Static and dynamic data … can't exceed a combined size of 4 KB". Source: A-LADISP, A-LAUPD (§5.1).
+    /// "Static and dynamic data … can't exceed a combined size of 4 KB". Source: A-LADISP, A-LAUPD (A-GEN).
     public static let activityDataLimit = 4096
     /// A UNIX time beyond this (year 5138) is taken to be milliseconds.
     public static let millisecondThreshold: Double = 100_000_000_000
 
-    /// Keys Apple documents inside `aps`. Source: A-GEN Table 1 (apns-protocol.md §5.2).
+    /// Keys Apple documents inside `aps`. Source: A-GEN Table 1 (A-GEN).
     public static let knownAPSKeys: Set<String> = [
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
         "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "stale-date",
@@ -214,7 +214,7 @@ public enum LiveActivityPayloadChecker {
         value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String((value * 10).rounded() / 10)
     }
 
-    /// Levenshtein distance, for "did you mean" on misspelt aps keys (kalyke sends `state-date`, §5.3).
+    /// Levenshtein distance, for "did you mean" on misspelt aps keys (kalyke sends `state-date`, A-JSONDEC).
     static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let left = Array(lhs), right = Array(rhs)
         var previous = Array(0...right.count)

@@ -4,7 +4,7 @@ import APNSLiveActivity
 import APNSStore
 import Foundation
 
-/// The simulated device behind accepted Live Activity pushes (issue 5): what the device would do with each push,
+/// The simulated device behind accepted Live Activity pushes: what the device would do with each push,
 /// the warnings the payload deserves, and, in strict mode, the mock-specific answer for a push the device drops.
 final class LiveActivityService: Sendable {
     let device: LiveActivityDevice

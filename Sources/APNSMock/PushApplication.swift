@@ -43,7 +43,7 @@ final class PushConnection: HTTP2ConnectionHandler {
     private var streamLimitFromFault = false
 
     /// APNs allows one stream until the first valid provider token, then many (A-SEND, A-CONN: "APNs allows only
-    /// one stream until you post a request with a valid authentication token"; 1000 observed, §1.3).
+    /// one stream until you post a request with a valid authentication token"; 1000 observed, A-CONN).
     static let streamsBeforeAuthentication: UInt32 = 1
     static let streamsAfterAuthentication: UInt32 = 1000
 

@@ -5,7 +5,7 @@ import Foundation
 /// what the mock answered and why. Read-only outside the store, which assigns `id`. Its JSON form, search text and
 /// SQLite columns derive from one field table, `DeliveryRecord.fields` (DeliveryRecord+Fields.swift).
 ///
-/// Source: issue 6 ("The record"). The `authorization` header is never stored whole: the pipeline replaces its
+/// The `authorization` header is never stored whole: the pipeline replaces its
 /// value in `headers` with a reduced form and passes the decoded JWT in `providerToken`.
 public struct DeliveryRecord: Sendable, Hashable, Codable {
     /// Monotonic, assigned by the store when the record is appended (the value passed to `append` is ignored).

@@ -5,7 +5,7 @@ import Foundation
 /// `SQLiteDeliveryStore` (durable, default) and `InMemoryDeliveryStore` (tests, `--store memory`). All methods are
 /// thread-safe.
 ///
-/// Durability contract (issue 6): a delivery answered 200 is durable before its response is sent. `append`
+/// Durability contract: a delivery answered 200 is durable before its response is sent. `append`
 /// returns at once; the store commits records in groups and calls each completion after the group's COMMIT.
 public protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadError == DeliveryStoreError {
     /// Queues `record` (its `id` is ignored), assigns and returns its id. `completion` runs on the store's writer

@@ -76,7 +76,7 @@ final class ConnectionDriver {
     }
 
     /// The connection is ready for HTTP/2 (TLS handshake done, or cleartext accepted): open the application's
-    /// handler and send the server's SETTINGS at once (Pushy waits for them before its first request: §1.3).
+    /// handler and send the server's SETTINGS at once (Pushy waits for them before its first request: A-CONN).
     func established(tls: TLSInfo?) {
         guard session == nil else { return }
         let info = ConnectionInfo(id: id, remoteAddress: remoteAddress, localPort: localPort, tls: tls, listenerLabel: listenerLabel)

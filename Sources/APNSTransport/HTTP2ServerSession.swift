@@ -9,7 +9,7 @@ import Dispatch
 /// Re-entrancy: nghttp2 calls back into this object while `nghttp2_session_mem_recv`/`mem_send` are on the stack.
 /// Callbacks only record (`events`, stream state); the owner acts on completed requests after `receive` returns,
 /// and submissions (`respond`, `apply`) are refused while nghttp2 is on the stack. (Pattern: swift-nio-http2's
-/// last nghttp2-based `NGHTTP2Session`; STYLE.md principle 3.)
+/// last nghttp2-based `NGHTTP2Session`.)
 ///
 /// Not thread-safe: one session belongs to one event-loop thread.
 final class HTTP2ServerSession {
@@ -17,7 +17,7 @@ final class HTTP2ServerSession {
         /// A request is complete (END_STREAM) or its body passed `requestBodyLimit`.
         case request(HTTPRequest)
         /// The request's header list is larger than the advertised MAX_HEADER_LIST_SIZE. Netty (APNs' front end,
-        /// §1.2) answers such a stream with a bare 431; the request never reaches the application.
+        /// A-CONN) answers such a stream with a bare 431; the request never reaches the application.
         case headerListTooLarge(streamID: Int32, size: Int)
     }
 
@@ -107,7 +107,7 @@ final class HTTP2ServerSession {
         nghttp2_option_new(&option)
         defer { nghttp2_option_del(option) }
         // `authorization: bearer ` (trailing space) must reach the APNs rules, which answer with an APNs reason;
-        // nghttp2's RFC 9113 check would reset the stream first (apns-mocks-and-senders.md §3.3).
+        // nghttp2's RFC 9113 check would reset the stream first.
         nghttp2_option_set_no_rfc9113_leading_and_trailing_ws_validation(option, 1)
 
         let userData = Unmanaged.passUnretained(self).toOpaque()
@@ -341,7 +341,7 @@ final class HTTP2ServerSession {
             stream.body.append(contentsOf: bytes.prefix(take))
         }
         if stream.bodyLength > settings.requestBodyLimit && !stream.dispatched {
-            // Answer now; do not keep the rest (issue 2: "answered without being buffered in full").
+            // Answer now; do not keep the rest (the body is answered without being buffered in full).
             streamsToResetAfterResponse.insert(streamID)
             dispatch(streamID: streamID)
         }

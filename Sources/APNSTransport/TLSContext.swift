@@ -2,8 +2,8 @@ import HTTPContract
 import CNative
 
 /// The server's OpenSSL context: TLS 1.2 or later, ALPN `h2` when offered and no ALPN otherwise (aioapns and
-/// Pushy offer none; APNs accepts them: apns-mocks-and-senders.md §3.1), and a client-certificate request that
-/// does not require one (APNs asks for a certificate during every handshake: apns-protocol.md §1.2 [OBS]).
+/// Pushy offer none; APNs accepts them: LIB-aioapns, LIB-pushy), and a client-certificate request that
+/// does not require one (APNs asks for a certificate during every handshake: A-CONN [OBS]).
 final class TLSContext: @unchecked Sendable {
     // Immutable after init; OpenSSL contexts are safe to share across threads once configured.
     let context: OpaquePointer

@@ -2,7 +2,7 @@
 ///
 /// Apple documents seconds since the Epoch as a number (A-TOKEN). APNSwift (until PR #246) and kalyke send a JSON
 /// string and APNs evidently accepts it; pyapns-client sends a float. Both are accepted with a warning.
-/// Source: apns-protocol.md §4.2, apns-mocks-and-senders.md §5.
+/// Source: A-TOKEN; LIB-kalyke (string `iat`), LIB-pyapns-client (float `iat`).
 public enum IssuedAt: Sendable, Hashable {
     /// `"iat": 1700000000` — what Apple documents.
     case integer(Int64)

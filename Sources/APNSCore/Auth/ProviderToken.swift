@@ -3,9 +3,9 @@ import Foundation
 
 /// A bearer token split into the parts APNs reads: header `alg`/`kid`/`typ`, claims `iss`/`iat`, the signature
 /// and the bytes it signs. Parsing checks structure only; `ProviderTokenAuthenticator` applies APNs' rules.
-/// Source: A-TOKEN (apns-protocol.md §4.1), tolerances from §4.2.
+/// Source: A-TOKEN, tolerances from A-TOKEN.
 public struct ProviderToken: Sendable, Hashable {
-    /// Longest token accepted: APNs caps the whole header block at 8000 bytes (MAX_HEADER_LIST_SIZE, §1.3).
+    /// Longest token accepted: APNs caps the whole header block at 8000 bytes (MAX_HEADER_LIST_SIZE, A-CONN).
     public static let maximumLength = 8000
 
     /// Header `alg`; APNs supports only `ES256`.

@@ -1,7 +1,7 @@
 /// The cold path: parse a token and check algorithm, key, issuer and signature against the registry. Everything
 /// that fails here is `403 InvalidProviderToken` ("not valid, or the token signature can't be verified", A-RESP).
 /// Time rules are not applied here because they change with every request.
-/// Source: A-TOKEN (apns-protocol.md §4.1); tolerances §4.2; pushy's mock answers the same reasons.
+/// Source: A-TOKEN; tolerances A-TOKEN; pushy's mock answers the same reasons.
 enum ProviderTokenVerification {
     static func verify(
         _ token: Substring, registry: SigningKeyRegistry, now: Timestamp

@@ -8,7 +8,7 @@ extension PushRule {
     /// Warns `background-priority-10` for a `background` push with priority 10 or without priority (default 10).
     ///
     /// Source: A-SEND ("Always use priority 5. Using priority 10 is an error."), A-BG. Whether APNs rejects it is
-    /// unknown; devices drop such pushes (threema-ch/push-relay#32, node-apn#241); §2.3.
+    /// unknown; devices drop such pushes (threema-ch/push-relay#32, node-apn#241); A-SEND.
     public static let warnBackgroundPriority = PushRule(id: "warn.background-priority") { evaluation in
         guard evaluation.facts.pushType == .background, (evaluation.facts.priority ?? 10) == 10 else { return nil }
         let sent = evaluation.facts.priority == nil ? "no apns-priority (which means 10)" : "apns-priority 10"
@@ -64,7 +64,7 @@ extension PushRule {
 
     /// Warns `liveactivity-priority-1` for a Live Activity push with priority 1.
     ///
-    /// Source: A-LA (Live Activity pushes use priority 5 or 10), apns-protocol.md §2.3.
+    /// Source: A-LA (Live Activity pushes use priority 5 or 10), A-SEND.
     public static let warnLiveActivityPriority = PushRule(id: "warn.liveactivity-priority") { evaluation in
         guard evaluation.facts.pushType == .liveactivity, evaluation.facts.priority == 1 else { return nil }
         evaluation.warn(
@@ -100,7 +100,7 @@ extension PushRule {
     /// value has the wrong JSON type.
     ///
     /// Source: A-GEN ("Don't add your own custom keys to the aps dictionary; APNs ignores custom keys", Table 1
-    /// value types); kalyke's `state-date` (§5.3).
+    /// value types); kalyke's `state-date` (A-JSONDEC).
     public static let warnAPSKeys = PushRule(id: "warn.aps-keys") { evaluation in
         guard let aps = evaluation.aps else { return nil }
         for key in (aps.keys ?? []).sorted() {
@@ -125,7 +125,7 @@ extension PushRule {
     /// Warns when `aps.timestamp`, `aps.stale-date` or `aps.dismissal-date` look like milliseconds, and when
     /// `aps.stale-date` is already past.
     ///
-    /// Source: A-GEN Table 1 and A-LA (these are UNIX seconds); hapns sends `Date.now()` milliseconds (§5.3);
+    /// Source: A-GEN Table 1 and A-LA (these are UNIX seconds); hapns sends `Date.now` milliseconds (A-JSONDEC);
     /// capacitor-live-activity#7 (`dismissal-date` in ms); nalu PR #222 (a past stale date).
     public static let warnAPSDates = PushRule(id: "warn.aps-dates") { evaluation in
         guard let aps = evaluation.aps else { return nil }
