@@ -6,6 +6,7 @@ import PackageDescription
 ///     → edge modules that alone touch C: APNSTransport (nghttp2/libevent/TLS), APNSCrypto (ES256),
 ///       APNSStore (SQLite), APNSAdmin (evhttp)
 ///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs
+///   APNSPipeline: the pure push pipeline over the core and the Live Activity device
 ///   APNSMock: wires core and edges into the server; apns-mock: the command line.
 let package = Package(
     name: "apns-mock",
@@ -28,6 +29,8 @@ let package = Package(
         ),
         .target(name: "APNSCore"),
         .target(name: "APNSLiveActivity", dependencies: ["APNSCore"]),
+        // The push pipeline: rules → scripted answer → Live Activity device → strict mode → stream limit → response.
+        .target(name: "APNSPipeline", dependencies: ["APNSCore", "APNSLiveActivity"]),
         .target(
             name: "ActivitySourceParser",
             dependencies: [
@@ -48,7 +51,7 @@ let package = Package(
         .target(
             name: "APNSMock",
             dependencies: [
-                "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
+                "APNSCore", "APNSLiveActivity", "APNSPipeline", "ActivitySourceParser", "APNSCrypto",
                 "APNSTransport", "APNSStore", "APNSAdmin",
             ]
         ),
@@ -61,9 +64,10 @@ let package = Package(
             name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "APNSPipelineTests", dependencies: ["APNSPipeline", "APNSCore", "APNSLiveActivity"]),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore"]),
         .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "APNSCore", "CNative"]),
         .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSAdmin", "APNSCore"]),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore", "APNSPipeline"]),
     ]
 )

@@ -1,5 +1,6 @@
 import APNSAdmin
 import APNSCore
+import APNSPipeline
 import APNSStore
 import Foundation
 
@@ -15,9 +16,10 @@ final class DeliveryRecorder: Sendable {
     }
 
     func record(
-        request: HTTPRequest, verdict: Verdict, response: HTTPResponse, apnsID: String, uniqueID: String?,
-        liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64, then send: @escaping @Sendable () -> Void
+        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
+        then send: @escaping @Sendable () -> Void
     ) {
+        let verdict = draft.verdict
         let record = DeliveryRecord(
             receivedAt: request.receivedAt, connectionID: request.connection.id,
             clientAddress: request.connection.remoteAddress, environment: verdict.environment,
@@ -26,10 +28,12 @@ final class DeliveryRecorder: Sendable {
             providerToken: verdict.sender.map {
                 ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.tokenFingerprint)
             } ?? Self.unverifiedTokenSummary(request),
-            payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: apnsID,
-            apnsUniqueID: uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
+            payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: draft.apnsID,
+            apnsUniqueID: draft.uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
             ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
-            topic: verdict.topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds)
+            topic: verdict.topic,
+            liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
+            latencyMicroseconds: latencyMicroseconds)
         let metrics = metrics
         store.append(record) { result in
             metrics.recordRequest(status: record.status, reason: record.reason, latencyMicroseconds: record.latencyMicroseconds)

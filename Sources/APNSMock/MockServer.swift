@@ -1,6 +1,7 @@
 import APNSAdmin
 import APNSCore
 import APNSLiveActivity
+import APNSPipeline
 import ActivitySourceParser
 import APNSStore
 import APNSTransport
@@ -53,8 +54,10 @@ public final class MockServer: Sendable {
             strict: settings.strict ?? false)
 
         let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)
+        let pipeline = PushPipeline(
+            validator: validator, device: liveActivities.device, strictDevice: liveActivities.strict)
         let application = PushApplication(
-            validator: validator, authentication: authentication, scripted: scripted, liveActivities: liveActivities,
+            pipeline: pipeline, authentication: authentication, scripted: scripted,
             recorder: DeliveryRecorder(store: store, metrics: metrics), clock: clock)
 
         var listeners: [ListenerConfiguration] = []
