@@ -7,6 +7,7 @@ import PackageDescription
 ///     application agree on. Knows nothing of APNs.
 ///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs (APNSCore re-exports
 ///     HTTPContract). APNSMetrics: request and connection counters, pure Swift.
+///   APNSPipeline: the pure push pipeline over the core and the Live Activity device.
 ///   CNative (C headers + shims) → edge modules that alone touch C:
 ///     APNSTransport (nghttp2/libevent/TLS; sees HTTPContract only, never an APNs type),
 ///     APNSCrypto (ES256), APNSStore (SQLite; also the one `DeliveryReader` every read goes through),
@@ -40,6 +41,8 @@ let package = Package(
         .target(name: "APNSCore", dependencies: ["APNSJSON", "HTTPContract"]),
         .target(name: "APNSMetrics", dependencies: ["HTTPContract"]),
         .target(name: "APNSLiveActivity", dependencies: ["APNSJSON", "APNSCore"]),
+        // The push pipeline: rules → fault injection → Live Activity device → strict mode → stream limit → response.
+        .target(name: "APNSPipeline", dependencies: ["APNSCore", "APNSLiveActivity"]),
         .target(
             name: "ActivitySourceParser",
             dependencies: [
@@ -62,7 +65,7 @@ let package = Package(
         .target(
             name: "APNSMock",
             dependencies: [
-                "APNSJSON", "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
+                "APNSJSON", "APNSCore", "APNSLiveActivity", "APNSPipeline", "ActivitySourceParser", "APNSCrypto",
                 "APNSTransport", "APNSStore", "APNSAdmin", "APNSMetrics",
             ]
         ),
@@ -99,7 +102,8 @@ let package = Package(
             name: "store-throughput", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"],
             path: "Benchmarks/StoreThroughput"
         ),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore", "APNSJSON", "APNSTransport"]),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore", "APNSJSON", "APNSTransport", "APNSPipeline"]),
+        .testTarget(name: "APNSPipelineTests", dependencies: ["APNSPipeline", "APNSCore", "APNSLiveActivity"]),
         .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
     ]
 )

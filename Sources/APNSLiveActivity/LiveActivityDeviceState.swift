@@ -46,6 +46,17 @@ public struct LiveActivityDeviceState: Sendable {
 
     /// Applies one push and returns what the device did.
     public mutating func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
+        switch receive(push, now: now, admit: { _ in true }) {
+        case .received(let result): result
+        case .refused: preconditionFailure("admit always returns true")
+        }
+    }
+
+    /// Checks the payload, asks `admit` whether the push reaches the device at all (strict mode may refuse it on
+    /// the payload's warnings), and only then applies it. A refused push leaves no trace on the device.
+    public mutating func receive(
+        _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
+    ) -> LiveActivityReception {
         let key = push.deviceToken.lowercased()
         var record = records[key] ?? TokenRecord(snapshot: ActivitySnapshot(
             deviceToken: key, role: .activity, topic: push.topic))
@@ -59,6 +70,7 @@ public struct LiveActivityDeviceState: Sendable {
             futureTimestampTolerance: configuration.futureTimestampTolerance)
         let report = LiveActivityPayloadChecker.check(
             payload: push.payload, parsed: push.parsedPayload, context: context)
+        guard admit(report.warnings) else { return .refused(warnings: report.warnings) }
         let decision = decide(push, report: report, record: &record, now: now)
         let entry = TimelineEntry(
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
@@ -74,10 +86,10 @@ public struct LiveActivityDeviceState: Sendable {
             store(started, key: started.snapshot.deviceToken)
             shownKey = started.snapshot.deviceToken
         }
-        return LiveActivityResult(
+        return .received(LiveActivityResult(
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
             issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken,
-            activity: records[shownKey].map { snapshot($0, now: now) })
+            activity: records[shownKey].map { snapshot($0, now: now) }))
     }
 
     private static func eventText(_ value: JSONValue) -> String {

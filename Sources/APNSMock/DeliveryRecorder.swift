@@ -1,5 +1,6 @@
 import APNSCore
 import APNSMetrics
+import APNSPipeline
 import APNSStore
 import Foundation
 
@@ -18,10 +19,10 @@ final class DeliveryRecorder: Sendable {
     }
 
     func record(
-        request: HTTPRequest, verdict: Verdict, response: HTTPResponse, apnsID: String, uniqueID: String?,
-        liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64, injected: InjectedFault? = nil,
+        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
         then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
+        let verdict = draft.verdict
         let record = DeliveryRecord(
             receivedAt: request.receivedAt, connectionID: request.connection.id,
             clientAddress: request.connection.remoteAddress, environment: verdict.environment,
@@ -30,11 +31,12 @@ final class DeliveryRecorder: Sendable {
             providerToken: verdict.sender.map {
                 ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.tokenFingerprint)
             } ?? Self.unverifiedTokenSummary(request),
-            payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: apnsID,
-            apnsUniqueID: uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
+            payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: draft.apnsID,
+            apnsUniqueID: draft.uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
             ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
-            topic: verdict.topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds,
-            injected: injected)
+            topic: verdict.topic,
+            liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
+            latencyMicroseconds: latencyMicroseconds, injected: draft.injected)
         let metrics = metrics
         let health = health
         store.append(record) { result in

@@ -2,6 +2,7 @@ import APNSAdmin
 import APNSCore
 import APNSLiveActivity
 import APNSMetrics
+import APNSPipeline
 import ActivitySourceParser
 import APNSStore
 import APNSTransport
@@ -60,8 +61,10 @@ public final class MockServer: Sendable {
             strict: settings.strict ?? false)
 
         let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)
+        let pipeline = PushPipeline(
+            validator: validator, device: liveActivities.device, strictDevice: liveActivities.strict)
         let application = PushApplication(
-            validator: validator, authentication: authentication, scripted: scripted, liveActivities: liveActivities,
+            pipeline: pipeline, authentication: authentication, scripted: scripted,
             recorder: DeliveryRecorder(store: store, metrics: metrics, health: storeHealth), clock: clock)
 
         var listeners: [ListenerConfiguration] = []

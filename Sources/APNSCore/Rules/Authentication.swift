@@ -61,4 +61,6 @@ public struct AuthRequest: Sendable {
 /// thread. A validator given no authenticator treats the push as certificate-authenticated.
 public protocol ConnectionAuthenticator: AnyObject {
     func authenticate(_ request: AuthRequest) -> AuthDecision
+    /// True once a request on this connection carried a valid token (APNs then allows more streams).
+    var hasAuthenticated: Bool { get }
 }

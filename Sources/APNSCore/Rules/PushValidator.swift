@@ -20,7 +20,16 @@ public struct PushValidator: Sendable {
         self.rules = rules
     }
 
+    /// The rules' answer with strict mode applied to the rules' own warnings (the push pipeline applies strict
+    /// mode itself, after the Live Activity device has added its warnings).
     public func evaluate(
+        _ request: HTTPRequest, authenticator: (any ConnectionAuthenticator)?, now: Timestamp
+    ) -> Verdict {
+        applyingStrictMode(to: evaluateRules(request, authenticator: authenticator, now: now))
+    }
+
+    /// The rules' answer alone: the first rejection, else 200 with every warning. Strict mode is not applied.
+    public func evaluateRules(
         _ request: HTTPRequest, authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) -> Verdict {
         var evaluation = PushEvaluation(
@@ -35,22 +44,27 @@ public struct PushValidator: Sendable {
                     payload: evaluation.payload)
             }
         }
-        if let strict = strictRejection(for: evaluation.warnings) {
-            return Verdict(
-                status: strict.rejection.status, reason: Reason(rawValue: strict.rejection.wireReason),
-                wireReason: strict.rejection.wireReason, warnings: evaluation.warnings,
-                explanation: "strict mode (the mock's rule, not APNs'): " + strict.warning.message,
-                ruleID: "strict.\(strict.warning.code)", isStrictMockAnswer: true, sender: evaluation.sender,
-                environment: evaluation.environment, facts: evaluation.facts,
-                payload: evaluation.payload)
-        }
         return Verdict(
             status: 200, warnings: evaluation.warnings, sender: evaluation.sender, environment: evaluation.environment,
             facts: evaluation.facts, payload: evaluation.payload)
     }
 
-    /// The first warning, in rule order, that the configuration makes strict.
-    private func strictRejection(for warnings: [PushWarning]) -> (warning: PushWarning, rejection: StrictRejection)? {
+    /// An accepted verdict turned into the mock's strict rejection when one of its warnings is strict; any other
+    /// verdict unchanged.
+    public func applyingStrictMode(to verdict: Verdict) -> Verdict {
+        guard verdict.isAccepted, let strict = strictRejection(for: verdict.warnings) else { return verdict }
+        var rejected = verdict
+        rejected.status = strict.rejection.status
+        rejected.reason = Reason(rawValue: strict.rejection.wireReason)
+        rejected.wireReason = strict.rejection.wireReason
+        rejected.explanation = "strict mode (the mock's rule, not APNs'): " + strict.warning.message
+        rejected.ruleID = "strict.\(strict.warning.code)"
+        rejected.isStrictMockAnswer = true
+        return rejected
+    }
+
+    /// The first warning, in order, that the configuration makes strict.
+    public func strictRejection(for warnings: [PushWarning]) -> (warning: PushWarning, rejection: StrictRejection)? {
         for warning in warnings {
             if let rejection = configuration.strictRejection(for: warning.code) {
                 return (warning, rejection)

@@ -1,21 +1,10 @@
 import APNSCore
-import APNSStore
+import APNSPipeline
 import Foundation
 
-/// What a fired fault does to one request: the verdict recorded and answered, the connection actions that go
-/// with it, and the mark of the delivery record.
-struct FaultOutcome {
-    var verdict: Verdict
-    var actions: [ConnectionAction]
-    /// False when nothing at all is sent for the request (black hole): the stream stays open until the client
-    /// resets it or the connection closes, and nghttp2 then forgets it.
-    var sendsAnything: Bool
-    /// True when the fault's answer replaces the rules' answer (the simulated device then sees nothing).
-    var replacesAnswer: Bool
-    var mark: InjectedFault
-    /// A SETTINGS_MAX_CONCURRENT_STREAMS the fault announced (the connection keeps it).
-    var announcedMaxConcurrentStreams: UInt32?
-}
+/// What a fired fault does to one request: the pipeline's `ScriptedOutcome` (the verdict recorded and answered,
+/// the connection actions that go with it, and the mark of the delivery record).
+typealias FaultOutcome = ScriptedOutcome
 
 extension FaultRequest {
     init(verdict: Verdict, request: HTTPRequest, requestsOnConnection: Int, now: Timestamp) {
@@ -50,7 +39,7 @@ extension FaultFiring {
         switch effect {
         case .unregistered(let since):
             effectName = "unregistered"
-            verdict = rules.replaced(by: ScriptedAnswer(status: 410, reason: Reason.unregistered.rawValue, timestamp: since.millisecondsSinceEpoch), now: now)
+            verdict = rules.replaced(by: ScriptedReply(status: 410, reason: Reason.unregistered.rawValue, timestamp: since.millisecondsSinceEpoch), now: now)
             description = "answered 410 Unregistered: the token counts as unregistered since \(since.millisecondsSinceEpoch) ms"
         case .delay(let milliseconds):
             effectName = "delay"
@@ -61,8 +50,7 @@ extension FaultFiring {
             effectName = action.name == "status" ? "answer" : action.name
             switch action {
             case .answer(let status, let reason, let timestamp, let goAway):
-                let legacy = ScriptedAnswer(status: status, reason: reason?.rawValue, timestamp: timestamp)
-                verdict = rules.replaced(by: legacy, now: now)
+                verdict = rules.replaced(by: ScriptedReply(status: status, reason: reason?.rawValue, timestamp: timestamp), now: now)
                 if goAway {
                     actions.append(.goAway(errorCode: 0, debugData: Self.debugData(reason ?? .shutdown)))
                 }

@@ -3,7 +3,7 @@ import APNSCore
 extension Verdict {
     /// The verdict with a scripted answer in place of the rules' answer (fault injection). The rules' findings
     /// stay in the record: the explanation says what was scripted and what the rules would have answered.
-    func replaced(by script: ScriptedAnswer, now: Timestamp) -> Verdict {
+    public func replaced(by script: ScriptedReply, now: Timestamp) -> Verdict {
         var scripted = self
         let rulesAnswer = status == 200 ? "200" : "\(status) \(wireReason ?? "")"
         scripted.status = script.status
@@ -18,7 +18,7 @@ extension Verdict {
 
     /// Strict Live Activity mode: a push APNs accepts but the device would drop is answered 400 with a
     /// mock-specific reason. NOT APNs behaviour; labelled so (`isStrictMockAnswer`).
-    func strictDeviceRejection(wireReason: String, explanation: String?) -> Verdict {
+    public func strictDeviceRejection(wireReason: String, explanation: String?) -> Verdict {
         var strict = self
         strict.status = 400
         strict.reason = nil
