@@ -162,10 +162,15 @@ public final class MockServer: Sendable {
         var rules = RuleConfiguration()
         let settings = configuration.rules
         if settings.strictAll == true {
-            rules.strict = PushWarningCode.allCases.map { StrictRejection($0) }
+            rules.strict = WarningCodeCatalogue.requestCodes.map { StrictRejection(code: $0) }
         }
-        for code in settings.strict ?? [] where rules.strictRejection(for: code) == nil {
-            rules.strict.append(StrictRejection(code: code))
+        for code in settings.strict ?? [] {
+            guard WarningCodeCatalogue.contains(code) else {
+                throw ConfigurationError.badFlag(
+                    "rules.strict: unknown warning code \"\(code)\"\(WarningCodeCatalogue.suggestion(for: code)); "
+                        + "the codes are listed in docs/rules.md, docs/authentication.md and docs/live-activities.md")
+            }
+            if rules.strictRejection(for: code) == nil { rules.strict.append(StrictRejection(code: code)) }
         }
         switch settings.nonJSONBody {
         case nil, "reject": break

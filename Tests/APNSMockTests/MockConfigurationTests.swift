@@ -41,12 +41,31 @@ import Testing
         }
     }
 
-    @Test func strictAllTurnsEveryWarningCodeIntoAMockRejection() throws {
+    @Test func strictAllTurnsEveryRequestWarningCodeIntoAMockRejection() throws {
         var configuration = MockConfiguration()
         configuration.rules.strictAll = true
         let rules = try MockServer.ruleConfiguration(configuration)
-        #expect(rules.strict.count == PushWarningCode.allCases.count)
+        #expect(rules.strict.count == PushWarningCode.allCases.count + AuthWarningCode.allCases.count)
+        #expect(rules.strictRejection(for: AuthWarningCode.issuedAtString.rawValue) != nil)
         #expect(rules.strict.allSatisfy { $0.wireReason.hasPrefix("MockStrict") })
+    }
+
+    @Test(arguments: ["la-timestamp-milliseconds", "jwt-iat-string", "background-priority-10"])
+    func strictTakesEveryCatalogueCode(code: String) throws {
+        var configuration = MockConfiguration()
+        configuration.rules.strict = [code]
+        #expect(try MockServer.ruleConfiguration(configuration).strictRejection(for: code) != nil)
+    }
+
+    @Test func anUnknownStrictCodeIsRefusedWithASuggestion() {
+        var configuration = MockConfiguration()
+        configuration.rules.strict = ["la-timestamp-milisecond"]
+        #expect {
+            try MockServer.ruleConfiguration(configuration)
+        } throws: { error in
+            "\(error)".contains("unknown warning code \"la-timestamp-milisecond\"")
+                && "\(error)".contains("did you mean \"la-timestamp-milliseconds\"")
+        }
     }
 
     @Test func unknownPolicyNamesAreRefused() {

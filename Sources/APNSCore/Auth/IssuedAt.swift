@@ -27,12 +27,12 @@ public enum IssuedAt: Sendable, Hashable {
             nil
         case .string(let text, _):
             PushWarning(
-                code: "jwt-iat-string",
+                code: AuthWarningCode.issuedAtString.rawValue,
                 message: "JWT claim iat is the JSON string \"\(text)\"; APNs accepts it, but Apple documents a number of "
                     + "seconds since the Epoch and strict JWT libraries reject strings: write \"iat\": \(text)")
         case .float(let value):
             PushWarning(
-                code: "jwt-iat-float",
+                code: AuthWarningCode.issuedAtFloat.rawValue,
                 message: "JWT claim iat is the fractional number \(value); Apple documents whole seconds since the "
                     + "Epoch: write \"iat\": \(Int64(saturating: value.rounded(.down)))")
         }

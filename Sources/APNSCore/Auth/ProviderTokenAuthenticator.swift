@@ -124,7 +124,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         }
         if ahead > policy.futureIssuedAtWarningThreshold {
             return PushWarning(
-                code: "jwt-iat-in-future",
+                code: AuthWarningCode.issuedAtInFuture.rawValue,
                 message: "iat \(iatText) is \(DurationText.describe(seconds: ahead)) in the future; the sender's "
                     + "clock may be ahead, and APNs' tolerance for future iat is not documented")
         }
@@ -201,7 +201,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         let teamBundleIDs = registry.bundleIDs(ofTeam: key.teamID)
         guard !teamBundleIDs.isEmpty else {
             return PushWarning(
-                code: "auth-topic-unchecked",
+                code: AuthWarningCode.topicUnchecked.rawValue,
                 message: "team \(key.teamID) has no registered bundle IDs, so \(shown) was not checked; register "
                     + "them with --topic \(key.teamID):\(bundleID) to get APNs' TopicDisallowed for wrong topics")
         }

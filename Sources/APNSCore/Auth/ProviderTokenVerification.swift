@@ -46,7 +46,7 @@ enum ProviderTokenVerification {
         if let warning = issuedAt.warning { warnings.append(warning) }
         if parsed.encoding == .standardBase64 {
             warnings.append(PushWarning(
-                code: "jwt-standard-base64",
+                code: AuthWarningCode.standardBase64.rawValue,
                 message: "the JWT uses standard Base64 ('+', '/' or '=' padding); APNs accepts it but RFC 7515 "
                     + "requires base64url without padding, and strict JWT libraries reject it"))
         }
