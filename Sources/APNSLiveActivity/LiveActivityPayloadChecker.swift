@@ -63,8 +63,8 @@ public enum LiveActivityPayloadChecker {
     private static func checkUnknownKeys(_ payload: LiveActivityPayload, into report: inout LiveActivityPayloadReport) {
         guard case .object(let members) = payload.aps else { return }
         for member in members where !knownAPSKeys.contains(member.key) {
-            let suggestion = knownAPSKeys.min { editDistance(member.key, $0) < editDistance(member.key, $1) }
-                .flatMap { editDistance(member.key, $0) <= 2 ? " Did you mean \"\($0)\"?" : nil } ?? ""
+            let suggestion = knownAPSKeys.min { EditDistance.between(member.key, $0) < EditDistance.between(member.key, $1) }
+                .flatMap { EditDistance.between(member.key, $0) <= 2 ? " Did you mean \"\($0)\"?" : nil } ?? ""
             report.warnings.append(LiveActivityWarningCode.apsUnknownKey.warning(
                 "aps.\(member.key) is not an aps key; the device ignores it (custom keys belong beside aps).\(suggestion)"))
         }
@@ -212,19 +212,5 @@ public enum LiveActivityPayloadChecker {
 
     static func formatted(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String((value * 10).rounded() / 10)
-    }
-
-    /// Levenshtein distance, for "did you mean" on misspelt aps keys (kalyke sends `state-date`, A-JSONDEC).
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let left = Array(lhs), right = Array(rhs)
-        var previous = Array(0...right.count)
-        for (i, leftChar) in left.enumerated() {
-            var current = [i + 1]
-            for (j, rightChar) in right.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (leftChar == rightChar ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[right.count]
     }
 }

@@ -22,20 +22,8 @@ public enum WarningCodeCatalogue {
 
     /// ` (did you mean "…"?)` when a known code is within a few edits of `code`, else "".
     public static func suggestion(for code: String) -> String {
-        let best = codes.map { ($0, editDistance(Array(code), Array($0))) }.min { $0.1 < $1.1 }
+        let best = codes.map { ($0, EditDistance.between(code, $0)) }.min { $0.1 < $1.1 }
         guard let best, best.1 <= 3 else { return "" }
         return " (did you mean \"\(best.0)\"?)"
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, left) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, right) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

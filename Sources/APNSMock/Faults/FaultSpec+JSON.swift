@@ -222,22 +222,10 @@ extension FaultSpec: Codable {
     static func suggestion(_ given: String, among names: [String]) -> String {
         let lowered = given.lowercased()
         let best = names
-            .map { ($0, $0.lowercased() == lowered ? 0 : editDistance(Array(lowered), Array($0.lowercased()))) }
+            .map { ($0, $0.lowercased() == lowered ? 0 : EditDistance.between(lowered, $0.lowercased())) }
             .min { $0.1 < $1.1 }
         guard let best, best.1 <= 2 else { return "" }
         return " (did you mean \"\(best.0)\"?)"
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, left) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, right) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
 
