@@ -52,11 +52,13 @@ let package = Package(
                 "APNSTransport", "APNSStore", "APNSAdmin",
             ]
         ),
+        // The HTTP/2 client of `apns-mock push` and `conformance server` (nghttp2 + OpenSSL, confined to two files).
+        .target(name: "APNSClient", dependencies: ["CNative", "APNSCore", "APNSCrypto"]),
         // Graders of other senders (`apns-mock check`, `conformance sender`): pure, fed the admin API's records.
         .target(name: "APNSConformance"),
         .executableTarget(
             name: "apns-mock",
-            dependencies: ["APNSMock", "APNSConformance", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["APNSMock", "APNSConformance", "APNSClient", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
         .testTarget(
@@ -68,5 +70,6 @@ let package = Package(
         .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSAdmin", "APNSCore"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
         .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
+        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSCore", "APNSCrypto", "APNSTransport"]),
     ]
 )
