@@ -201,3 +201,26 @@ def test_requests_file_keeps_live_activity_order_and_skips_gone_tokens(server, t
     assert [json.loads(r["payload"])["aps"]["timestamp"] for r in live] == [now, now + 1, now + 2, now + 3]
     assert all(r["liveActivity"]["code"] == "applied" for r in live), [r["liveActivity"] for r in live]
     assert len([r for r in deliveries(server) if r["deviceToken"] == gone]) == 1
+
+
+def test_check_grades_apns_mock_push_and_every_rule_holds():
+    result = subprocess.run([BINARY, "check", "--", BINARY, "push", "--device-token", TOKEN, "--repeat", "20",
+                             "--concurrency", "5"], capture_output=True, text=True, cwd=REPO, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "FAIL" not in result.stdout and "PASS  connection.reuse" in result.stdout
+    assert "PASS  auth.reuse" in result.stdout and "PASS  auth.es256" in result.stdout
+
+
+def test_the_apns_mock_push_adapter_passes_every_scenario_it_can_run():
+    result = subprocess.run([BINARY, "conformance", "sender", "--adapter", "apns-mock-push"], capture_output=True,
+                            text=True, cwd=REPO, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "FAIL" not in result.stdout
+    verdicts = {}
+    for line in result.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] in ("PASS", "WARN", "FAIL", "n/a"):
+            verdicts.setdefault(parts[1].split("/", 1)[-1], set()).add(parts[0])
+    for rule in ("auth.expired-retry", "error.transient", "error.token-gone", "device.timestamps", "auth.reuse",
+                 "connection.reuse", "error.permanent"):
+        assert "PASS" in verdicts.get(rule, set()), (rule, result.stdout)
