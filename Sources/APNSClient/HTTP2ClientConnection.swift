@@ -204,7 +204,7 @@ public final class HTTP2ClientConnection {
                 return
             case .closed:
                 if firstContact, session.settingsFramesReceived == 0 {
-                    lose(.notHTTP2("\(endpoint) closed the connection after the HTTP/2 preface without a SETTINGS frame: it does not speak HTTP/2"))
+                    lose(.notHTTP2("\(endpoint) closed the connection in answer to the HTTP/2 preface, without a SETTINGS frame: it does not speak HTTP/2 (HTTP/1.x servers do this)"))
                 } else {
                     let reason = session.goAway.map { "after GOAWAY (\($0.reason ?? "no reason"))" } ?? "by the server"
                     lose(.closed("the connection was closed \(reason)"))
