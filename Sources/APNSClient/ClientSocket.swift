@@ -15,7 +15,7 @@ final class ClientSocket {
         case failed(String)
     }
 
-    private let fd: Int32
+    private var fd: Int32
     private var ssl: OpaquePointer?
     private var context: OpaquePointer?
     /// The ALPN protocol the server selected (nil: none, or plain TCP).
@@ -25,6 +25,7 @@ final class ClientSocket {
     /// Connects to `host:port` (every address `getaddrinfo` gives, in order) within `timeout` seconds, then runs
     /// the TLS handshake when `tls` is given (SNI and certificate name check against `host`).
     init(host: String, port: Int, tls: TLSClientConfiguration?, timeout: Double) throws(HTTP2ClientError) {
+        _ = Self.ignoreSIGPIPE
         fd = try Self.connect(host: host, port: port, timeout: timeout)
         guard let tls else { return }
         do {
@@ -37,6 +38,9 @@ final class ClientSocket {
 
     deinit { close() }
 
+    /// OpenSSL writes with write(2): a peer that has gone away must give EPIPE, not kill the process.
+    private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     func close() {
         if let ssl {
             SSL_shutdown(ssl)
@@ -47,7 +51,11 @@ final class ClientSocket {
             SSL_CTX_free(context)
             self.context = nil
         }
-        if fd >= 0 { Glibc.close(fd) }
+        // Once only: a second close could hit a descriptor another connection has been given since.
+        if fd >= 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
     }
 
     // MARK: - I/O
@@ -179,7 +187,7 @@ final class ClientSocket {
         var protocols: [UInt8] = tls.offerHTTP11 ? [2] + Array("h2".utf8) + [8] + Array("http/1.1".utf8) : [2] + Array("h2".utf8)
         SSL_set_alpn_protos(ssl, &protocols, UInt32(protocols.count))
 
-        var waited = 0.0
+        let started = ContinuousClock.now
         while true {
             ERR_clear_error()
             let result = SSL_connect(ssl)
@@ -194,10 +202,12 @@ final class ClientSocket {
                 }
                 throw .tls("TLS handshake with \(host) failed: \(Self.openSSLError())")
             }
-            guard waited < timeout else { throw .tls("TLS handshake with \(host) did not finish within \(timeout) s") }
+            let elapsed = ContinuousClock.now - started
+            guard elapsed < .milliseconds(Int(timeout * 1000)) else {
+                throw .tls("TLS handshake with \(host) did not finish within \(timeout) s")
+            }
             var descriptor = pollfd(fd: fd, events: error == SSL_ERROR_WANT_READ ? Int16(POLLIN) : Int16(POLLOUT), revents: 0)
             _ = poll(&descriptor, 1, 100)
-            waited += 0.1
         }
         var selected: UnsafePointer<UInt8>?
         var length: UInt32 = 0
