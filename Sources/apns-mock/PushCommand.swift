@@ -135,7 +135,8 @@ struct PushCommand: ParsableCommand {
             retries: retries, requestTimeout: timeout))
         let count = pushes.count == 1 ? repeatCount : pushes.count
         let printer = PushPrinter(
-            json: json, detailed: count <= 20, admin: target.adminURL.flatMap { PushAdminLookup(url: $0, quiet: target.adminURLIsGuess) })
+            json: json, detailed: count <= 20, admin: target.adminURL.flatMap { PushAdminLookup(url: $0, quiet: target.adminURLIsGuess) },
+            numbered: count > 1)
         let progress = PushProgress(total: count, sender: sender, enabled: count > 1)
         progress.start()
         let summary = sender.send(count: count, job: { pushes.count == 1 ? pushes[0] : pushes[$0] }) { outcome in

@@ -11,14 +11,17 @@ struct PushPrinter: Sendable {
     /// Every push on its own lines (few pushes); otherwise only those not accepted, up to a limit.
     let detailed: Bool
     let admin: PushAdminLookup?
+    /// Several pushes: each line starts with the push's number and token.
+    let numbered: Bool
     let style = TerminalStyle.current()
     private let shownProblems = Locked(0)
     static let problemLimit = 20
 
-    init(json: Bool, detailed: Bool, admin: PushAdminLookup?) {
+    init(json: Bool, detailed: Bool, admin: PushAdminLookup?, numbered: Bool = false) {
         self.json = json
         self.detailed = detailed
         self.admin = admin
+        self.numbered = numbered
     }
 
     func print(_ outcome: PushOutcome) {
@@ -56,6 +59,7 @@ struct PushPrinter: Sendable {
         } else {
             head = style.paint("no answer", .red) + ": \(outcome.error ?? "unknown error")"
         }
+        if numbered { head = "#\(outcome.index + 1) \(outcome.deviceToken.prefix(8))…  " + head }
         lines.append(head)
         for earlier in outcome.history { lines.append("  earlier: \(earlier)") }
         if let record {
