@@ -64,9 +64,10 @@ public final class HTTP2ClientConnection {
             guard remaining > 0 else { throw .protocolError("\(endpoint) sent no HTTP/2 SETTINGS within \(timeout) s") }
             let (readable, writable) = socket.wait(write: hasOutput, timeout: remaining)
             if writable { flush() }
-            if readable {
-                readAvailable(firstContact: true)
-                if let ended { socket.close(); throw ended }
+            if readable, ended == nil { readAvailable(firstContact: true) }
+            if let ended {
+                socket.close()
+                throw ended
             }
         }
     }
@@ -211,7 +212,11 @@ public final class HTTP2ClientConnection {
                 }
                 return
             case .failed(let message):
-                lose(.closed(message))
+                if firstContact, session.settingsFramesReceived == 0 {
+                    lose(.notHTTP2("\(endpoint) broke off the connection in answer to the HTTP/2 preface (\(message)): it does not speak HTTP/2"))
+                } else {
+                    lose(.closed(message))
+                }
                 return
             }
         }

@@ -123,7 +123,8 @@ public enum PushTargetResolver {
         let bundleID = flags.bundleID ?? profile?.bundleID ?? nonEmpty(environment["APNS_MOCK_TOPIC"]) ?? (isApple ? nil : defaults.bundleID)
         let explicitAdmin = flags.adminURL ?? profile?.adminURL ?? nonEmpty(environment["APNS_MOCK_ADMIN_URL"])
         return PushTarget(
-            endpoint: endpoint, tls: TLSClientConfiguration(caFile: caFile), keyFile: keyFile, keyID: keyID, teamID: teamID,
+            // http/1.1 is offered after h2 only so that a server without HTTP/2 can say so in ALPN.
+            endpoint: endpoint, tls: TLSClientConfiguration(caFile: caFile, offerHTTP11: true), keyFile: keyFile, keyID: keyID, teamID: teamID,
             bundleID: bundleID, adminURL: explicitAdmin ?? (source == .defaults ? defaults.adminURL : nil),
             adminURLIsGuess: explicitAdmin == nil, isApple: isApple)
     }

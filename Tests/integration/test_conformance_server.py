@@ -74,3 +74,33 @@ def test_nothing_listening_cannot_run():
     result = conformance_server(f"https://127.0.0.1:{port}")
     assert result.returncode == 2
     assert "cannot connect" in result.stderr
+
+
+HTTPS_11_SERVER = """
+import http.server, ssl, sys
+server = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(sys.argv[1], sys.argv[2])
+context.set_alpn_protocols(["http/1.1"])
+server.socket = context.wrap_socket(server.socket, server_side=True)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""
+
+
+def test_a_tls_server_that_chooses_http11_in_alpn_is_reported(tmp_path):
+    certs = REPO / "certs"
+    http = subprocess.Popen([sys.executable, "-c", HTTPS_11_SERVER, str(certs / "server.pem"), str(certs / "server.key")],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = int(http.stdout.readline())
+        graded = conformance_server(f"https://localhost:{port}")
+        pushed = subprocess.run([BINARY, "push", "--url", f"https://localhost:{port}", "--device-token", "ab" * 32],
+                                capture_output=True, text=True, cwd=REPO, timeout=TIMEOUT)
+    finally:
+        http.terminate()
+        http.wait(timeout=10)
+    assert graded.returncode == 1, graded.stdout + graded.stderr
+    assert "FAIL  transport.http2" in graded.stdout and "chose http/1.1 in ALPN" in graded.stdout
+    assert pushed.returncode == 2
+    assert "speaks HTTP/1.1 only" in pushed.stderr
