@@ -69,12 +69,14 @@ let package = Package(
                 "APNSTransport", "APNSStore", "APNSAdmin", "APNSMetrics",
             ]
         ),
+        // The HTTP/2 client of `apns-mock push` and `conformance server` (nghttp2 + OpenSSL, confined to two files).
+        .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSCore", "APNSCrypto"]),
         // Graders of other senders (`apns-mock check`, `conformance sender`): pure, fed the admin API's records.
         .target(name: "APNSConformance"),
         .executableTarget(
             name: "apns-mock",
             dependencies: [
-                "APNSMock", "APNSConformance", "APNSAdminClient", "DeliveryRendering",
+                "APNSMock", "APNSConformance", "APNSClient", "APNSAdminClient", "DeliveryRendering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,6 +107,7 @@ let package = Package(
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore", "APNSJSON", "APNSTransport", "APNSPipeline"]),
         .testTarget(name: "APNSPipelineTests", dependencies: ["APNSPipeline", "APNSCore", "APNSLiveActivity"]),
         .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
+        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSCore", "APNSCrypto", "APNSTransport", "HTTPContract"]),
     ]
 )
 

@@ -144,6 +144,15 @@ extension ObservedRequest {
             injectedFault: injected)
     }
 
+    /// The decoded JWT header or claims: JSON text in the stored form (export), a JSON object in the admin API's
+    /// lists; objects are written back as text (an integer `iat` stays an integer, a string stays a string).
+    static func jsonText(_ value: Any?) -> String? {
+        if let text = value as? String { return text }
+        guard let object = value as? [String: Any],
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Every delivery of an admin API list (`{"deliveries":[…]}`) or of a bare array, oldest first.
     public static func parseList(_ data: Data) throws -> [ObservedRequest] {
         let top = try JSONSerialization.jsonObject(with: data)
