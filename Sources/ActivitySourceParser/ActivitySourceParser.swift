@@ -26,7 +26,14 @@ public enum ActivitySourceParser {
     /// Parses source text already in memory (`path` is used in problem messages only).
     public static func parse(sources: [(path: String, text: String)]) -> ActivitySourceParseResult {
         var table = DeclarationTable()
+        var skipped: [String] = []
         for source in sources {
+            if let line = SquareBracketNesting.firstLineTooDeep(in: source.text) {
+                skipped.append("\(source.path):\(line): square brackets nested more than \(SquareBracketNesting.limit) "
+                    + "deep (counting any in string literals); the file is not read, since the Swift parser's time "
+                    + "doubles with every level. Types declared in it are unknown")
+                continue
+            }
             let tree = Parser.parse(source: source.text)
             let collector = DeclarationCollector(file: source.path, tree: tree, table: table)
             collector.walk(tree)
@@ -44,7 +51,7 @@ public enum ActivitySourceParser {
             }
             schemas.append(schema)
         }
-        return ActivitySourceParseResult(schemas: schemas, problems: resolver.problems, files: sources.map(\.path))
+        return ActivitySourceParseResult(schemas: schemas, problems: skipped + resolver.problems, files: sources.map(\.path))
     }
 
     private static func schema(
