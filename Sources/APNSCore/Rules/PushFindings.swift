@@ -13,6 +13,8 @@ public struct PushFindings: Sendable, Hashable {
     public var ruleID: String?
     /// The token-authenticated sender; nil without token authentication or when rejected before it.
     public var sender: AuthenticatedSender?
+    /// What authentication read of the provider token it refused (nil when it accepted one, or never ran).
+    public var presentedToken: PresentedToken?
     /// The environment the push was judged in.
     public var environment: APNsEnvironment
     /// The body as the rules parsed it (nil when it is not JSON or the rules stopped before parsing), so later
@@ -21,14 +23,15 @@ public struct PushFindings: Sendable, Hashable {
 
     public init(
         facts: PushFacts = PushFacts(), warnings: [PushWarning] = [], explanation: String? = nil,
-        ruleID: String? = nil, sender: AuthenticatedSender? = nil, environment: APNsEnvironment = .development,
-        payload: JSONValue? = nil
+        ruleID: String? = nil, sender: AuthenticatedSender? = nil, presentedToken: PresentedToken? = nil,
+        environment: APNsEnvironment = .development, payload: JSONValue? = nil
     ) {
         self.facts = facts
         self.warnings = warnings
         self.explanation = explanation
         self.ruleID = ruleID
         self.sender = sender
+        self.presentedToken = presentedToken
         self.environment = environment
         self.payload = payload
     }

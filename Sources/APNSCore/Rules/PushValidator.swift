@@ -74,6 +74,6 @@ extension PushEvaluation {
     func findings(explanation: String?, ruleID: String?) -> PushFindings {
         PushFindings(
             facts: facts, warnings: warnings, explanation: explanation, ruleID: ruleID, sender: sender,
-            environment: environment, payload: payload)
+            presentedToken: presentedToken, environment: environment, payload: payload)
     }
 }
