@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(name: "APNSJSONTests", dependencies: ["APNSJSON"]),
         .testTarget(name: "HTTPContractTests", dependencies: ["HTTPContract"]),
-        .target(name: "CoreTestSupport", dependencies: ["APNSCore"], path: "Tests/CoreTestSupport"),
+        .target(name: "CoreTestSupport", dependencies: ["APNSCore", "APNSJSON"], path: "Tests/CoreTestSupport"),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSJSON", "APNSCore", "CoreTestSupport"]),
         .testTarget(name: "APNSMetricsTests", dependencies: ["APNSMetrics"]),
         .testTarget(
@@ -104,7 +104,12 @@ let package = Package(
             name: "store-throughput", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"],
             path: "Benchmarks/StoreThroughput"
         ),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore", "APNSJSON", "APNSTransport", "APNSPipeline"]),
+        .testTarget(
+            name: "APNSMockTests",
+            dependencies: [
+                "APNSMock", "APNSCore", "APNSJSON", "APNSTransport", "APNSPipeline", "APNSLiveActivity", "CoreTestSupport",
+            ]
+        ),
         .testTarget(name: "APNSPipelineTests", dependencies: ["APNSPipeline", "APNSCore", "APNSLiveActivity"]),
         .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
         .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSCore", "APNSCrypto", "APNSTransport", "HTTPContract"]),
