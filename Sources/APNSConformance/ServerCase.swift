@@ -79,7 +79,7 @@ public enum ServerCasePlan: Sendable, Equatable {
         if item.registry == "declared" {
             return .skip("needs the case table's declared device tokens on the server (registry)")
         }
-        if let configuration = item.configuration, !configuration.value.isEmpty {
+        if let configuration = item.configuration, !configuration.isEmpty {
             return .skip("needs a server configured with \(configuration.text)")
         }
         if let before = item.before, !before.isEmpty {

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSConformance
+import APNSJSON
 import APNSCore
 import APNSCrypto
 import APNSMock
@@ -205,7 +206,7 @@ struct ServerCaseRunner {
         if problems.isEmpty, let admin, let expected = item.expect.warnings, let apnsID = response.value("apns-id") {
             problems += Self.warningProblems(admin: admin, apnsID: apnsID, expected: expected)
         }
-        let reason = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["reason"] as? String
+        let reason = JSONValue.parse(response.body)?["reason"]?.stringValue
         return ServerCaseResult(
             id: item.id, title: item.title, source: item.source, verdict: problems.isEmpty ? .pass : .fail, messages: problems,
             status: response.status, reason: reason)
@@ -237,10 +238,10 @@ struct ServerCaseRunner {
     /// The delivery record's warnings (other modules' codes aside: jwt-, auth-, la-) against the case's.
     static func warningProblems(admin: AdminHTTP, apnsID: String, expected: [String]) -> [String] {
         guard let (status, body) = try? admin.request("GET", "/api/deliveries/\(apnsID)"), status == 200,
-              let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+              let object = JSONValue.parse(Array(body)) else {
             return ["no delivery record for apns-id \(apnsID) at \(admin.baseURL)"]
         }
-        let codes = ((object["warnings"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+        let codes = (object["warnings"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
             .filter { !$0.hasPrefix("jwt-") && !$0.hasPrefix("auth-") && !$0.hasPrefix("la-") }.sorted()
         return codes == expected.sorted() ? [] : ["warnings \(codes), expected \(expected.sorted())"]
     }
