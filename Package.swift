@@ -52,7 +52,9 @@ let package = Package(
             ]
         ),
         .target(name: "APNSCrypto", dependencies: ["CNative", "APNSCore"]),
-        .target(name: "APNSTransport", dependencies: ["CNative", "HTTPContract"]),
+        // The nghttp2 plumbing the server and the client share (outgoing bodies, header name-value arrays).
+        .target(name: "NGHTTP2Bridge", dependencies: ["CNative"]),
+        .target(name: "APNSTransport", dependencies: ["CNative", "HTTPContract", "NGHTTP2Bridge"]),
         .target(name: "APNSStore", dependencies: ["CNative", "APNSJSON", "APNSCore"]),
         .target(
             name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
@@ -70,7 +72,7 @@ let package = Package(
             ]
         ),
         // The HTTP/2 client of `apns-mock push` and `conformance server` (nghttp2 + OpenSSL, confined to two files).
-        .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSCore", "APNSCrypto"]),
+        .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSCore", "APNSCrypto", "NGHTTP2Bridge"]),
         // Graders of other senders (`apns-mock check`, `conformance sender`): pure, fed the admin API's records.
         .target(name: "APNSConformance", dependencies: ["APNSJSON"]),
         .executableTarget(
