@@ -28,12 +28,7 @@ struct ConformanceServerCommand: ParsableCommand {
 
     @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM CA to trust (default: the mock's dev CA on loopback, the system store otherwise).", valueName: "pem"))
     var caFile: String?
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("The .p8 signing key (default: the sample key).", valueName: "p8"))
-    var keyFile: String?
-    @Option(name: .customLong("key-id"), help: ArgumentHelp("Its key ID.", valueName: "kid"))
-    var keyID: String?
-    @Option(name: .customLong("team-id"), help: ArgumentHelp("The team ID.", valueName: "tid"))
-    var teamID: String?
+    @OptionGroup var signingKey: SigningKeyOptions
     @Option(name: .customLong("production-url"), help: ArgumentHelp("The same server's production endpoint, for the production cases.", valueName: "url"))
     var productionURL: String?
     @Option(name: .customLong("admin-url"), help: ArgumentHelp("An apns-mock admin API: also compare the warnings each delivery record carries.", valueName: "url"))
@@ -97,9 +92,9 @@ struct ConformanceServerCommand: ParsableCommand {
 
     func loadSigner() throws -> ProviderTokenSigner {
         let environment = ProcessInfo.processInfo.environment
-        let path = keyFile ?? environment["APNS_MOCK_KEY_FILE"] ?? DefaultCredentials.signingKey
-        let kid = keyID ?? keyFile.flatMap(PushTargetResolver.keyIDFromFileName) ?? environment["APNS_MOCK_KEY_ID"] ?? DefaultCredentials.keyID
-        let team = teamID ?? environment["APNS_MOCK_TEAM_ID"] ?? DefaultCredentials.teamID
+        let path = signingKey.keyFile ?? environment["APNS_MOCK_KEY_FILE"] ?? DefaultCredentials.signingKey
+        let kid = signingKey.keyID ?? signingKey.keyFile.flatMap(PushTargetResolver.keyIDFromFileName) ?? environment["APNS_MOCK_KEY_ID"] ?? DefaultCredentials.keyID
+        let team = signingKey.teamID ?? environment["APNS_MOCK_TEAM_ID"] ?? DefaultCredentials.teamID
         do {
             return ProviderTokenSigner(teamID: team, keyID: kid, key: try ES256PrivateKey(pem: String(contentsOfFile: path, encoding: .utf8)))
         } catch {
