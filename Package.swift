@@ -52,7 +52,9 @@ let package = Package(
             ]
         ),
         .target(name: "APNSCrypto", dependencies: ["CNative", "APNSCore"]),
-        .target(name: "APNSTransport", dependencies: ["CNative", "HTTPContract"]),
+        // The nghttp2 plumbing the server and the client share (outgoing bodies, header name-value arrays).
+        .target(name: "NGHTTP2Bridge", dependencies: ["CNative"]),
+        .target(name: "APNSTransport", dependencies: ["CNative", "HTTPContract", "NGHTTP2Bridge"]),
         .target(name: "APNSStore", dependencies: ["CNative", "APNSJSON", "APNSCore"]),
         .target(
             name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
@@ -70,9 +72,9 @@ let package = Package(
             ]
         ),
         // The HTTP/2 client of `apns-mock push` and `conformance server` (nghttp2 + OpenSSL, confined to two files).
-        .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSCore", "APNSCrypto"]),
+        .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSCore", "APNSCrypto", "NGHTTP2Bridge"]),
         // Graders of other senders (`apns-mock check`, `conformance sender`): pure, fed the admin API's records.
-        .target(name: "APNSConformance"),
+        .target(name: "APNSConformance", dependencies: ["APNSJSON"]),
         .executableTarget(
             name: "apns-mock",
             dependencies: [
@@ -82,7 +84,7 @@ let package = Package(
         ),
         .testTarget(name: "APNSJSONTests", dependencies: ["APNSJSON"]),
         .testTarget(name: "HTTPContractTests", dependencies: ["HTTPContract"]),
-        .target(name: "CoreTestSupport", dependencies: ["APNSCore"], path: "Tests/CoreTestSupport"),
+        .target(name: "CoreTestSupport", dependencies: ["APNSCore", "APNSJSON"], path: "Tests/CoreTestSupport"),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSJSON", "APNSCore", "CoreTestSupport"]),
         .testTarget(name: "APNSMetricsTests", dependencies: ["APNSMetrics"]),
         .testTarget(
@@ -104,7 +106,12 @@ let package = Package(
             name: "store-throughput", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"],
             path: "Benchmarks/StoreThroughput"
         ),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore", "APNSJSON", "APNSTransport", "APNSPipeline"]),
+        .testTarget(
+            name: "APNSMockTests",
+            dependencies: [
+                "APNSMock", "APNSCore", "APNSJSON", "APNSTransport", "APNSPipeline", "APNSLiveActivity", "CoreTestSupport",
+            ]
+        ),
         .testTarget(name: "APNSPipelineTests", dependencies: ["APNSPipeline", "APNSCore", "APNSLiveActivity"]),
         .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
         .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSCore", "APNSCrypto", "APNSTransport", "HTTPContract"]),

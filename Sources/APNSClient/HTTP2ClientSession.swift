@@ -1,5 +1,6 @@
 import APNSCore
 import CNative
+import NGHTTP2Bridge
 
 /// One nghttp2 client session, driven as bytes in, bytes out (no I/O here): `receive` feeds what the socket read,
 /// `drainOutput` produces what the socket must write. Callbacks only record; the owner takes `completions` after
@@ -17,7 +18,7 @@ final class HTTP2ClientSession {
 
     private var session: OpaquePointer?
     private var streams: [Int32: StreamState] = [:]
-    private var outgoingBodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
+    private var outgoingBodies = OutgoingBodies()
     /// Finished streams since the last `takeCompletions`, in the order they finished.
     private var completions: [(tag: Int, result: Result<HTTP2Response, HTTP2StreamFailure>)] = []
     private(set) var goAway: HTTP2GoAway?
@@ -58,7 +59,7 @@ final class HTTP2ClientSession {
         ]
         fields += request.headers
         let hasBody = !request.body.isEmpty
-        let streamID = withNameValues(fields) { nva -> Int32 in
+        let streamID = withNameValues(fields.map { ($0.name, $0.value) }) { nva -> Int32 in
             guard hasBody else { return nghttp2_submit_request(session, nil, nva.baseAddress, nva.count, nil, nil) }
             var provider = nghttp2_data_provider()
             provider.read_callback = readBodyCallback
@@ -68,7 +69,7 @@ final class HTTP2ClientSession {
             let message = String(cString: nghttp2_strerror(streamID))
             return .failure(HTTP2StreamFailure(.refused, "not sent: \(message)"))
         }
-        if hasBody { outgoingBodies[streamID] = (request.body, 0) }
+        if hasBody { outgoingBodies[streamID] = request.body }
         streams[streamID] = StreamState(tag: tag)
         return .success(streamID)
     }
@@ -191,39 +192,8 @@ final class HTTP2ClientSession {
     }
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
-        guard let pending = outgoingBodies[streamID] else {
-            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
-            return 0
-        }
-        let count = min(capacity, pending.bytes.count - pending.offset)
-        pending.bytes.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress! + pending.offset, count: count) }
-        if pending.offset + count >= pending.bytes.count {
-            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
-            outgoingBodies[streamID] = nil
-        } else {
-            outgoingBodies[streamID] = (pending.bytes, pending.offset + count)
-        }
-        return count
+        outgoingBodies.read(streamID: streamID, into: buffer, capacity: capacity, flags: flags)
     }
-}
-
-private func withNameValues<R>(_ fields: [HeaderField], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> R) -> R {
-    // nghttp2_submit_request copies names and values, so the storage may go once it returns.
-    var storage: [UnsafeMutablePointer<UInt8>] = []
-    defer { storage.forEach { $0.deallocate() } }
-    var nva: [nghttp2_nv] = fields.map { field in
-        func copy(_ text: String) -> (UnsafeMutablePointer<UInt8>, Int) {
-            let bytes = Array(text.utf8)
-            let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, 1))
-            pointer.initialize(from: bytes, count: bytes.count)
-            storage.append(pointer)
-            return (pointer, bytes.count)
-        }
-        let (name, nameLength) = copy(field.name)
-        let (value, valueLength) = copy(field.value)
-        return nghttp2_nv(name: name, value: value, namelen: nameLength, valuelen: valueLength, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
-    }
-    return nva.withUnsafeMutableBufferPointer { body($0) }
 }
 
 private func owner(_ userData: UnsafeMutableRawPointer?) -> HTTP2ClientSession {

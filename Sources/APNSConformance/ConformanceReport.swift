@@ -70,46 +70,74 @@ extension ConformanceReport {
 
     // MARK: JSON
 
-    public func jsonObject() -> [String: Any] {
+    /// The report as `--json` writes it.
+    struct Document: Encodable {
+        struct Summary: Encodable { var passed, warned, failed, notApplicable: Int }
+        struct Finding: Encodable {
+            var verdict, message: String
+            var requests: [Int64]
+        }
+        struct Rule: Encodable {
+            var id, title: String
+            var sources: [String]
+            var requirement, verdict, summary: String
+            var findings: [Finding]
+        }
+        struct Request: Encodable {
+            struct Header: Encodable { var name, value: String }
+            var id, connectionId, receivedAtNanos, latencyMicroseconds: Int64
+            var method, path: String
+            var headers: [Header]
+            var status: Int
+            var curl: String
+            var payload, reason, explanation, liveActivity, injected: String?
+        }
+        var title: String
+        var command: [String]
+        var result: String
+        var exitStatus: Int32
+        var commandExitStatus: Int32?
+        var strict: Bool
+        var injected: [String]
+        var requestCount: Int
+        var summary: Summary
+        var rules: [Rule]
+        var requests: [Request]
+    }
+
+    var document: Document {
         let s = summary
         var referenced: [Int64] = []
         for result in results { for finding in result.findings { referenced += finding.requestIDs } }
         var seen: Set<Int64> = []
-        let evidence: [[String: Any]] = referenced.filter { seen.insert($0).inserted }.compactMap(request).map(Self.requestJSON)
-        var object: [String: Any] = [
-            "title": title, "command": command, "result": exitStatus == 0 ? "pass" : "fail", "exitStatus": Int(exitStatus),
-            "strict": strict, "injected": injected, "requestCount": requests.count,
-            "summary": ["passed": s.passed, "warned": s.warned, "failed": s.failed, "notApplicable": s.notApplicable],
-            "rules": results.map { result -> [String: Any] in
-                [
-                    "id": result.rule.id, "title": result.rule.title, "sources": result.rule.sources,
-                    "requirement": result.rule.requirement, "verdict": result.verdict.rawValue, "summary": result.summary,
-                    "findings": result.findings.map { ["verdict": $0.verdict.rawValue, "message": $0.message, "requests": $0.requestIDs.map { Int($0) }] },
-                ]
+        return Document(
+            title: title, command: command, result: exitStatus == 0 ? "pass" : "fail", exitStatus: exitStatus,
+            commandExitStatus: commandExitStatus, strict: strict, injected: injected, requestCount: requests.count,
+            summary: .init(passed: s.passed, warned: s.warned, failed: s.failed, notApplicable: s.notApplicable),
+            rules: results.map { result in
+                Document.Rule(
+                    id: result.rule.id, title: result.rule.title, sources: result.rule.sources,
+                    requirement: result.rule.requirement, verdict: result.verdict.rawValue, summary: result.summary,
+                    findings: result.findings.map {
+                        Document.Finding(verdict: $0.verdict.rawValue, message: $0.message, requests: $0.requestIDs)
+                    })
             },
-            "requests": evidence,
-        ]
-        if let status = commandExitStatus { object["commandExitStatus"] = Int(status) }
-        return object
+            requests: referenced.filter { seen.insert($0).inserted }.compactMap(request).map(Self.requestDocument))
     }
 
-    static func requestJSON(_ request: ObservedRequest) -> [String: Any] {
-        var object: [String: Any] = [
-            "id": Int(request.id), "connectionId": Int(request.connectionID), "receivedAtNanos": Int(request.receivedAtNanos),
-            "latencyMicroseconds": Int(request.latencyMicroseconds), "method": request.method, "path": request.path,
-            "headers": request.headers.map { ["name": $0.name, "value": $0.value] }, "status": request.status,
-            "curl": CurlLine.reproduce(request),
-        ]
-        if let payload = request.payload { object["payload"] = payload }
-        if let reason = request.reason { object["reason"] = reason }
-        if let explanation = request.explanation { object["explanation"] = explanation }
-        if let outcome = request.liveActivityOutcome { object["liveActivity"] = outcome }
-        if let fault = request.injectedFault { object["injected"] = fault }
-        return object
+    static func requestDocument(_ request: ObservedRequest) -> Document.Request {
+        Document.Request(
+            id: request.id, connectionId: request.connectionID, receivedAtNanos: request.receivedAtNanos,
+            latencyMicroseconds: request.latencyMicroseconds, method: request.method, path: request.path,
+            headers: request.headers.map { .init(name: $0.name, value: $0.value) }, status: request.status,
+            curl: CurlLine.reproduce(request), payload: request.payload, reason: request.reason,
+            explanation: request.explanation, liveActivity: request.liveActivityOutcome, injected: request.injectedFault)
     }
 
     public func jsonText() -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: jsonObject(), options: [.prettyPrinted, .sortedKeys])) ?? Data("{}".utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 }

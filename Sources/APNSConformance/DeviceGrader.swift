@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 
 /// Understood by the device (A-LA): what ActivityKit does with each accepted Live Activity push. Uses both the
@@ -21,7 +22,7 @@ enum DeviceGrader {
         history.filter { $0.isLiveActivity && $0.status == 200 }
     }
 
-    static func event(_ request: ObservedRequest) -> String? { request.aps?["event"] as? String }
+    static func event(_ request: ObservedRequest) -> String? { request.aps?["event"]?.stringValue }
 
     static func outcomeFindings(_ pushes: [ObservedRequest], rule: ConformanceRule, except flagged: Set<Int64>) -> [Finding] {
         pushes.filter { push in
@@ -49,12 +50,11 @@ enum DeviceGrader {
         var last: [String: (value: Double, id: Int64)] = [:]
         for push in pushes {
             let token = push.deviceToken ?? "-"
-            guard let number = push.aps?["timestamp"] as? NSNumber, !(push.aps?["timestamp"] is String) else {
+            guard case .number(let number)? = push.aps?["timestamp"], let value = Double(number) else {
                 findings.append(Finding(.fail, "aps.timestamp is missing or not a number", requests: [push.id]))
                 flagged.insert(push.id)
                 continue
             }
-            let value = number.doubleValue
             if value >= millisecondsThreshold {
                 findings.append(Finding(.fail, "aps.timestamp \(number) is in milliseconds; APNs expects seconds since 1970", requests: [push.id]))
                 flagged.insert(push.id)
@@ -99,11 +99,11 @@ enum DeviceGrader {
         var findings: [Finding] = []
         var flagged: Set<Int64> = []
         for push in starts {
-            let aps = push.aps ?? [:]
+            let aps = push.aps
             var missing: [String] = []
-            if (aps["attributes-type"] as? String)?.isEmpty ?? true { missing.append("attributes-type") }
-            if !(aps["attributes"] is [String: Any]) { missing.append("attributes") }
-            if aps["alert"] == nil { missing.append("alert") }
+            if aps?["attributes-type"]?.stringValue?.isEmpty ?? true { missing.append("attributes-type") }
+            if !(aps?["attributes"]?.isObject ?? false) { missing.append("attributes") }
+            if aps?["alert"] == nil { missing.append("alert") }
             if !missing.isEmpty {
                 findings.append(Finding(.fail, "start without \(missing.joined(separator: ", ")): the device does not start the activity", requests: [push.id]))
                 flagged.insert(push.id)

@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 
 /// `--inject` of `apns-mock check` / `conformance sender`, translated to the mock's fault-spec JSON:
@@ -38,49 +39,49 @@ public struct InjectSpec: Sendable, Equatable {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard let head = parts.first, !head.isEmpty else { throw ParseError(description: "empty --inject") }
         let scopeText = parts.count > 1 ? parts[1] : nil
-        var spec: [String: Any] = [:]
+        var spec: [String: JSONValue] = [:]
         var allowed: Set<String> = ["percent"]
         switch head.lowercased() {
         case "goaway":
-            spec["goaway"] = ["reason": "Shutdown", "after": "answer"]
+            spec["goaway"] = .object([JSONMember("after", .string("answer")), JSONMember("reason", .string("Shutdown"))])
             allowed = ["every"]
         case "reset":
-            spec["resetStream"] = "REFUSED_STREAM"
+            spec["resetStream"] = .string("REFUSED_STREAM")
             allowed = ["percent", "every"]
         case "blackhole":
-            spec["blackHole"] = true
+            spec["blackHole"] = .bool(true)
         case let delay where delay.hasPrefix("delay="):
             guard let ms = Int(delay.dropFirst(6)), ms > 0, ms <= 600_000 else {
                 throw ParseError(description: "--inject \(text): delay=MS needs whole milliseconds between 1 and 600000")
             }
-            spec["delayMs"] = ms
+            spec["delayMs"] = .number(String(ms))
         default:
             guard let status = statusByReason[head] else {
                 let near = statusByReason.keys.filter { $0.lowercased() == head.lowercased() }.first
                 throw ParseError(description: "--inject \(text): \(head) is not an APNs reason, goaway, reset, blackhole or delay=MS"
                     + (near.map { " (did you mean \($0)?)" } ?? ""))
             }
-            spec["reason"] = head
-            spec["status"] = status
+            spec["reason"] = .string(head)
+            spec["status"] = .number(String(status))
         }
         if let scopeText {
             if scopeText.hasSuffix("%"), allowed.contains("percent") {
                 guard let percent = Double(scopeText.dropLast()), percent > 0, percent <= 100 else {
                     throw ParseError(description: "--inject \(text): a percentage is between 0 and 100, e.g. 5%")
                 }
-                spec["probability"] = percent / 100
-                spec["seed"] = seed
+                spec["probability"] = .number(percent / 100)
+                spec["seed"] = .number(String(seed))
             } else if scopeText.hasPrefix("every="), allowed.contains("every") {
                 guard let every = Int(scopeText.dropFirst(6)), every >= 1 else {
                     throw ParseError(description: "--inject \(text): every=N needs a whole number N ≥ 1")
                 }
-                spec["every"] = every
+                spec["every"] = .number(String(every))
             } else {
                 throw ParseError(description: "--inject \(text): \(head) takes \(allowed.sorted().map { $0 == "percent" ? "P%" : "every=N" }.joined(separator: " or ")), not \(scopeText)")
             }
         }
-        let data = try JSONSerialization.data(withJSONObject: spec, options: [.sortedKeys])
-        return InjectSpec(text: text, faultJSON: String(decoding: data, as: UTF8.self))
+        let object = JSONValue.object(spec.map { JSONMember($0.key, $0.value) })
+        return InjectSpec(text: text, faultJSON: ObservedRequest.sortedText(object))
     }
 
     /// The scope keys a fault engine must keep for this spec to mean what it says (a fault engine that drops

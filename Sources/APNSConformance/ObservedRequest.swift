@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 
 /// One request the mock recorded, as the admin API's delivery JSON gives it (`GET /api/deliveries`). The graders
@@ -100,63 +101,69 @@ public struct ObservedRequest: Sendable, Equatable {
     public var isLiveActivity: Bool { pushType == "liveactivity" }
 
     /// The payload's `aps` object, when the payload is a JSON object with one.
-    public var aps: [String: Any]? {
-        guard let payload, let data = payload.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return object["aps"] as? [String: Any]
+    public var aps: JSONValue? {
+        guard let payload, let aps = JSONValue.parse(Array(payload.utf8))?["aps"], aps.isObject else { return nil }
+        return aps
     }
 }
 
 extension ObservedRequest {
     /// Builds the request from one delivery object of the admin API (`receivedAtNanos`, `connectionId`, …).
-    public init?(adminJSON object: [String: Any]) {
-        func int(_ key: String) -> Int64? { (object[key] as? NSNumber)?.int64Value }
-        func string(_ key: String) -> String? { object[key] as? String }
+    public init?(adminJSON object: JSONValue) {
+        func int(_ key: String) -> Int64? { object[key]?.int64Value }
+        func string(_ key: String) -> String? { object[key]?.stringValue }
         guard let id = int("id"), let received = int("receivedAtNanos"), let status = int("status") else { return nil }
-        let headers = (object["headers"] as? [[String: Any]] ?? []).compactMap { entry -> (name: String, value: String)? in
-            guard let name = entry["name"] as? String, let value = entry["value"] as? String else { return nil }
+        let headers = (object["headers"]?.arrayValue ?? []).compactMap { entry -> (name: String, value: String)? in
+            guard let name = entry["name"]?.stringValue, let value = entry["value"]?.stringValue else { return nil }
             return (name, value)
         }
-        let token = object["providerToken"] as? [String: Any]
-        // The admin API serves the decoded JWT header and claims as JSON objects (older servers: as JSON text).
-        func tokenPart(_ key: String) -> String? {
-            guard let value = token?[key] else { return nil }
-            if let text = value as? String { return text }
-            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return nil }
-            return String(decoding: data, as: UTF8.self)
-        }
-        let outcome = object["liveActivity"] as? [String: Any]
-        var injected: String?
-        if let fault = object["injected"], let data = try? JSONSerialization.data(withJSONObject: fault, options: [.sortedKeys]) {
-            injected = String(decoding: data, as: UTF8.self)
-        }
+        let token = object["providerToken"]
+        let outcome = object["liveActivity"]
         self.init(
             id: id, receivedAtNanos: received, latencyMicroseconds: int("latencyMicroseconds") ?? 0,
             connectionID: int("connectionId") ?? 0, method: string("method") ?? "POST", path: string("path") ?? "",
-            deviceToken: string("deviceToken"), headers: headers, tokenHeader: tokenPart("header"),
-            tokenClaims: tokenPart("claims"), tokenFingerprint: token?["fingerprint"] as? String,
+            deviceToken: string("deviceToken"), headers: headers, tokenHeader: Self.jsonText(token?["header"]),
+            tokenClaims: Self.jsonText(token?["claims"]), tokenFingerprint: token?["fingerprint"]?.stringValue,
             payload: string("payload"), status: Int(status), reason: string("reason"), apnsID: string("apnsId") ?? "",
-            warnings: (object["warnings"] as? [[String: Any]] ?? []).map {
-                Warning(code: $0["code"] as? String ?? "", message: $0["message"] as? String ?? "")
+            warnings: (object["warnings"]?.arrayValue ?? []).map {
+                Warning(code: $0["code"]?.stringValue ?? "", message: $0["message"]?.stringValue ?? "")
             },
             explanation: string("explanation"), pushType: string("pushType"), topic: string("topic"),
-            liveActivityOutcome: outcome?["code"] as? String, liveActivityExplanation: outcome?["explanation"] as? String,
-            injectedFault: injected)
+            liveActivityOutcome: outcome?["code"]?.stringValue,
+            liveActivityExplanation: outcome?["explanation"]?.stringValue,
+            injectedFault: object["injected"].map(Self.sortedText))
     }
 
     /// The decoded JWT header or claims: JSON text in the stored form (export), a JSON object in the admin API's
     /// lists; objects are written back as text (an integer `iat` stays an integer, a string stays a string).
-    static func jsonText(_ value: Any?) -> String? {
-        if let text = value as? String { return text }
-        guard let object = value as? [String: Any],
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+    static func jsonText(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let text)?: text
+        case let object? where object.isObject: sortedText(object)
+        default: nil
+        }
+    }
+
+    /// Compact JSON text with every object's keys sorted, so equal values read the same.
+    static func sortedText(_ value: JSONValue) -> String {
+        var writer = JSONWriter()
+        writer.value(sortingKeys(value))
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            .object(members.map { JSONMember($0.key, sortingKeys($0.value)) }.sorted { $0.key < $1.key })
+        case .array(let items): .array(items.map(sortingKeys))
+        default: value
+        }
     }
 
     /// Every delivery of an admin API list (`{"deliveries":[…]}`) or of a bare array, oldest first.
     public static func parseList(_ data: Data) throws -> [ObservedRequest] {
-        let top = try JSONSerialization.jsonObject(with: data)
-        let list = (top as? [String: Any])?["deliveries"] as? [[String: Any]] ?? top as? [[String: Any]] ?? []
+        let top = try JSONParser.parse(Array(data))
+        let list = top["deliveries"]?.arrayValue ?? top.arrayValue ?? []
         return list.compactMap(ObservedRequest.init(adminJSON:)).sorted { $0.id < $1.id }
     }
 }

@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 
 /// A named sender scenario (Conformance/scenarios/NAME.json): what the adapter must send, the faults the mock
@@ -32,83 +33,84 @@ public struct Scenario: Sendable, Equatable, Codable {
     /// The instruction file the adapter reads (`APNS_MOCK_SCENARIO`): each push with its device token, push
     /// type, topic, priority and the payload as JSON text, in order.
     public func instructions(bundleID: String, now: Int) throws -> Data {
-        var list: [[String: Any]] = []
+        struct Entry: Encodable {
+            var deviceToken, pushType, payload, topic: String
+            var priority: Int?
+        }
+        struct Instructions: Encodable {
+            var scenario: String
+            var pushes: [Entry]
+        }
+        var list: [Entry] = []
         for push in pushes {
             for index in 0..<max(1, push.count ?? 1) {
-                var aps = push.aps.value
-                if aps["event"] != nil { aps["timestamp"] = now + (push.timestampOffset ?? 0) + index }
+                var aps = push.aps
+                if aps["event"] != nil { aps["timestamp"] = .number(String(now + (push.timestampOffset ?? 0) + index)) }
                 if (push.count ?? 1) > 1, aps["event"] == nil {
-                    aps["alert"] = ["title": title, "body": "\(name) #\(index + 1)"]
+                    aps["alert"] = .object([
+                        JSONMember("body", .string("\(name) #\(index + 1)")), JSONMember("title", .string(title)),
+                    ])
                 }
-                let payload = try JSONSerialization.data(withJSONObject: ["aps": aps], options: [.sortedKeys])
+                let payload = JSONObject(.object([JSONMember("aps", aps.value)])).text
                 let type = push.pushType ?? "alert"
-                var entry: [String: Any] = [
-                    "deviceToken": push.token, "pushType": type, "payload": String(decoding: payload, as: UTF8.self),
-                    "topic": type == "liveactivity" ? bundleID + ".push-type.liveactivity" : bundleID,
-                ]
-                if let priority = push.priority { entry["priority"] = priority }
-                list.append(entry)
+                list.append(Entry(
+                    deviceToken: push.token, pushType: type, payload: payload,
+                    topic: type == "liveactivity" ? bundleID + ".push-type.liveactivity" : bundleID,
+                    priority: push.priority))
             }
         }
-        return try JSONSerialization.data(withJSONObject: ["scenario": name, "pushes": list], options: [.prettyPrinted, .sortedKeys])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(Instructions(scenario: name, pushes: list))
     }
 
     public var pushCount: Int { pushes.reduce(0) { $0 + max(1, $1.count ?? 1) } }
 }
 
-/// A JSON object kept as Foundation values (scenario `aps` and fault specs are free-form).
-public struct JSONObject: Equatable, Codable, @unchecked Sendable {
-    public var value: [String: Any]
+/// A free-form JSON object (scenario `aps`, fault specs, a case's server configuration), kept as `JSONValue`.
+public struct JSONObject: Equatable, Codable, Sendable {
+    /// Always an object.
+    public private(set) var value: JSONValue
 
-    public init(_ value: [String: Any]) { self.value = value }
+    /// `value` when it is an object, else an empty object.
+    public init(_ value: JSONValue) {
+        self.value = value.isObject ? value : .object([])
+    }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        let any = try container.decode(AnyJSON.self)
-        guard let object = any.value as? [String: Any] else {
+        let value = try container.decode(JSONValue.self)
+        guard value.isObject else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a JSON object")
         }
-        value = object
+        self.value = value
     }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(AnyJSON(value))
+        try container.encode(value)
     }
 
-    public var text: String {
-        (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    public var isEmpty: Bool { value.members?.isEmpty ?? true }
 
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.text == rhs.text }
-}
-
-struct AnyJSON: Codable, @unchecked Sendable {
-    let value: Any
-
-    init(_ value: Any) { self.value = value }
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() { value = NSNull() }
-        else if let bool = try? container.decode(Bool.self) { value = bool }
-        else if let int = try? container.decode(Int.self) { value = int }
-        else if let double = try? container.decode(Double.self) { value = double }
-        else if let string = try? container.decode(String.self) { value = string }
-        else if let array = try? container.decode([AnyJSON].self) { value = array.map(\.value) }
-        else { value = try container.decode([String: AnyJSON].self).mapValues(\.value) }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch value {
-        case let bool as Bool: try container.encode(bool)
-        case let int as Int: try container.encode(int)
-        case let double as Double: try container.encode(double)
-        case let string as String: try container.encode(string)
-        case let array as [Any]: try container.encode(array.map(AnyJSON.init))
-        case let object as [String: Any]: try container.encode(object.mapValues(AnyJSON.init))
-        default: try container.encodeNil()
+    /// A member's value; setting replaces the first member of that name or appends one.
+    public subscript(key: String) -> JSONValue? {
+        get { value[key] }
+        set {
+            var members = (value.members ?? []).filter { $0.key != key || newValue != nil }
+            if let newValue {
+                if let index = members.firstIndex(where: { $0.key == key }) {
+                    members[index].value = newValue
+                } else {
+                    members.append(JSONMember(key, newValue))
+                }
+            }
+            value = .object(members)
         }
     }
+
+    /// Compact JSON text with keys sorted.
+    public var text: String { ObservedRequest.sortedText(value) }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.text == rhs.text }
 }

@@ -39,6 +39,8 @@ public struct ServerCase: Sendable, Decodable {
     public var title: String
     public var source: String?
     public var request: Request
+    /// Pushes the case sends first, on the same connection (e.g. to give a Live Activity an earlier update).
+    public var before: [Request]?
     public var environment: String?
     public var auth: String?
     public var registry: String?
@@ -77,8 +79,11 @@ public enum ServerCasePlan: Sendable, Equatable {
         if item.registry == "declared" {
             return .skip("needs the case table's declared device tokens on the server (registry)")
         }
-        if let configuration = item.configuration, !configuration.value.isEmpty {
+        if let configuration = item.configuration, !configuration.isEmpty {
             return .skip("needs a server configured with \(configuration.text)")
+        }
+        if let before = item.before, !before.isEmpty {
+            return .skip("needs \(before.count) earlier push(es) on the same connection first (before)")
         }
         let production = item.environment == "production"
         if production, !hasProductionURL { return .skip("needs the production environment (give --production-url)") }

@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 
 /// An answer as the runner received it.
@@ -52,18 +53,18 @@ public enum ServerCaseGrader {
         if answer.value("content-type") != "application/json" {
             problems.append("content-type \(answer.value("content-type").map { "\"\($0)\"" } ?? "missing"), expected application/json")
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(answer.body))) as? [String: Any] else {
+        guard let object = JSONValue.parse(answer.body), object.isObject else {
             problems.append("the body is not a JSON object (\(bodyText))")
             return problems
         }
-        let reason = object["reason"] as? String
+        let reason = object["reason"]?.stringValue
         if reason != expect.reason {
             problems.append("reason \(reason.map { "\"\($0)\"" } ?? "missing"), expected \"\(expect.reason ?? "")\"")
         }
         if let wanted = expect.timestamp {
-            let got = (object["timestamp"] as? NSNumber)?.int64Value
+            let got = object["timestamp"]?.int64Value
             if got != wanted { problems.append("timestamp \(got.map(String.init) ?? "missing"), expected \(wanted)") }
-        } else if expect.status == 410, !(object["timestamp"] is NSNumber) {
+        } else if expect.status == 410, object["timestamp"]?.doubleValue == nil {
             problems.append("410 without an integer timestamp")
         }
         if expect.status != 410, object["timestamp"] != nil {

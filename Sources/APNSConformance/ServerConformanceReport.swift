@@ -37,18 +37,28 @@ public struct ServerConformanceReport: Sendable {
     }
 
     public func jsonData() throws -> Data {
-        var object: [String: Any] = [
-            "url": url, "passed": passed, "failed": failed, "skipped": skipped,
-            "cases": results.map { result -> [String: Any] in
-                var entry: [String: Any] = ["id": result.id, "title": result.title, "verdict": result.verdict.rawValue, "messages": result.messages]
-                if let source = result.source { entry["source"] = source }
-                if let status = result.status { entry["status"] = status }
-                if let reason = result.reason { entry["reason"] = reason }
-                return entry
+        struct Case: Encodable {
+            var id, title, verdict: String
+            var messages: [String]
+            var source, reason: String?
+            var status: Int?
+        }
+        struct Document: Encodable {
+            var url: String
+            var passed, failed, skipped: Int
+            var cases: [Case]
+            var transportProblem: String?
+        }
+        let document = Document(
+            url: url, passed: passed, failed: failed, skipped: skipped,
+            cases: results.map {
+                Case(id: $0.id, title: $0.title, verdict: $0.verdict.rawValue, messages: $0.messages, source: $0.source,
+                     reason: $0.reason, status: $0.status)
             },
-        ]
-        if let transportProblem { object["transportProblem"] = transportProblem }
-        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            transportProblem: transportProblem)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(document)
     }
 
     /// JUnit XML: one `<testcase>` per case, named by its id and title; skipped cases are `<skipped>`.

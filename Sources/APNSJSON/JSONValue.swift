@@ -28,6 +28,12 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The elements when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
     /// Whether this is an object.
     public var isObject: Bool {
         if case .object = self { return true }

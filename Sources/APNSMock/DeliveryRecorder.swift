@@ -28,9 +28,7 @@ final class DeliveryRecorder: Sendable {
             clientAddress: request.connection.remoteAddress, environment: verdict.environment,
             tls: request.connection.tls, method: request.method, path: request.path,
             deviceToken: verdict.deviceToken, headers: Self.recordedHeaders(request),
-            providerToken: verdict.sender.map {
-                ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.tokenFingerprint)
-            } ?? Self.unverifiedTokenSummary(request),
+            providerToken: Self.providerTokenSummary(verdict.findings),
             payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: draft.apnsID,
             apnsUniqueID: draft.uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
             ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
@@ -76,19 +74,15 @@ final class DeliveryRecorder: Sendable {
         return "\(scheme) <redacted fingerprint:\(fingerprint(String(parts[1])))>"
     }
 
-    /// For rejected tokens the sender is unknown; still keep the decoded header and claims, which are not secret,
-    /// so the record shows what was wrong with the token.
-    static func unverifiedTokenSummary(_ request: HTTPRequest) -> ProviderTokenSummary? {
-        guard let value = request.value("authorization") else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2 else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
-        let decode = { (index: Int) -> String? in
-            guard segments.count > index, let bytes = JWTBase64.decode(segments[index])?.bytes else { return nil }
-            return String(validating: bytes, as: UTF8.self)
+    /// The provider token as the record keeps it: the sender's verified token, or for a refused token what
+    /// authentication read of it (its decoded header and claims are not secret and show what was wrong with it).
+    static func providerTokenSummary(_ findings: PushFindings) -> ProviderTokenSummary? {
+        if let sender = findings.sender {
+            return ProviderTokenSummary(header: sender.headerJSON, claims: sender.claimsJSON, fingerprint: sender.tokenFingerprint)
         }
-        return ProviderTokenSummary(header: decode(0), claims: decode(1), fingerprint: fingerprint(token))
+        return findings.presentedToken.map {
+            ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.fingerprint)
+        }
     }
 
     static func fingerprint(_ token: String) -> String {

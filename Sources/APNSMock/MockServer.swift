@@ -50,14 +50,9 @@ public final class MockServer: Sendable {
         let schemas = try Self.activitySchemas(configuration.liveActivities)
         activitySourceProblems = schemas.problems
         activitySchemaNames = schemas.schemas.map(\.attributesType)
-        let defaults = LiveActivityConfiguration()
         let settings = configuration.liveActivities
         liveActivities = LiveActivityService(
-            device: LiveActivityDevice(configuration: LiveActivityConfiguration(
-                schemas: schemas.schemas,
-                priority10BudgetPerHour: settings.budgetPerHour ?? defaults.priority10BudgetPerHour,
-                supportsFrequentUpdates: settings.frequentUpdates ?? false,
-                issuesUpdateTokens: settings.issueUpdateTokens ?? false)),
+            device: LiveActivityDevice(configuration: settings.deviceConfiguration(schemas: schemas.schemas)),
             strict: settings.strict ?? false)
 
         let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)

@@ -49,7 +49,7 @@ public struct ScriptedOutcome: Sendable {
 
     /// `reply` in place of `rules`, with its GOAWAY, marked as the answer of fault `index`.
     public static func answering(_ reply: ScriptedReply, to rules: Verdict, index: Int = 0, now: Timestamp) -> ScriptedOutcome {
-        let rulesAnswer = rules.status == 200 ? "200" : "\(rules.status) \(rules.wireReason ?? "")"
+        let rulesAnswer = rules.answerSummary
         let actions: [ConnectionAction] = reply.goAway
             ? [.goAway(errorCode: 0, debugData: PushPipeline.goAwayDebugData(reason: reply.reason))] : []
         let spec = "{\"reason\":\"\(reply.reason ?? "")\",\"status\":\(reply.status)}"

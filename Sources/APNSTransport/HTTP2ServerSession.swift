@@ -1,5 +1,6 @@
 import HTTPContract
 import CNative
+import NGHTTP2Bridge
 import Dispatch
 
 /// One server-side nghttp2 session, driven as bytes in, bytes out: `receive` feeds what the socket read,
@@ -64,7 +65,7 @@ final class HTTP2ServerSession {
     /// Streams to reset with REFUSED_STREAM once nghttp2 is off the stack (their DATA passed a body cap).
     private var streamsToRefuse: [Int32] = []
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
-    private var outgoingBodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
+    private var outgoingBodies = OutgoingBodies()
     private var events: [Event] = []
     private var insideNGHTTP2 = false
     /// Streams answered early (body over the limit) that may still receive DATA: once the response's END_STREAM
@@ -214,7 +215,7 @@ final class HTTP2ServerSession {
             if response.body.isEmpty {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
             } else {
-                outgoingBodies[streamID] = (response.body, 0)
+                outgoingBodies[streamID] = response.body
                 var provider = nghttp2_data_provider()
                 provider.read_callback = readResponseBody
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
@@ -388,47 +389,8 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
-        guard let pending = outgoingBodies[streamID] else {
-            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
-            return 0
-        }
-        let count = min(capacity, pending.bytes.count - pending.offset)
-        pending.bytes.withUnsafeBufferPointer { source in
-            buffer.update(from: source.baseAddress! + pending.offset, count: count)
-        }
-        if pending.offset + count >= pending.bytes.count {
-            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
-            outgoingBodies[streamID] = nil
-        } else {
-            outgoingBodies[streamID] = (pending.bytes, pending.offset + count)
-        }
-        return count
+        outgoingBodies.read(streamID: streamID, into: buffer, capacity: capacity, flags: flags)
     }
-}
-
-/// Builds an `nghttp2_nv` array over copies of `fields` that live for the duration of `body`.
-private func withNameValues(_ fields: [(String, String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> Void) {
-    var storage: [UnsafeMutablePointer<UInt8>] = []
-    var nva: [nghttp2_nv] = []
-    nva.reserveCapacity(fields.count)
-    for (name, value) in fields {
-        let namePointer = copyBytes(name)
-        let valuePointer = copyBytes(value)
-        storage += [namePointer.pointer, valuePointer.pointer]
-        nva.append(nghttp2_nv(
-            name: namePointer.pointer, value: valuePointer.pointer,
-            namelen: namePointer.count, valuelen: valuePointer.count,
-            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
-    }
-    defer { storage.forEach { $0.deallocate() } }
-    nva.withUnsafeMutableBufferPointer { body($0) }
-}
-
-private func copyBytes(_ string: String) -> (pointer: UnsafeMutablePointer<UInt8>, count: Int) {
-    let utf8 = Array(string.utf8)
-    let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.count, 1))
-    pointer.initialize(from: utf8, count: utf8.count)
-    return (pointer, utf8.count)
 }
 
 // MARK: - nghttp2 callbacks: trampolines into the session object

@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -41,10 +42,9 @@ struct AdminHTTP: Sendable {
         for _ in 0..<10_000 {
             let (status, body) = try request("GET", "/api/deliveries?order=asc&limit=1000&after_id=\(cursor)")
             guard status == 200 else { throw Failure(description: "GET /api/deliveries answered \(status): \(String(decoding: body, as: UTF8.self))") }
-            guard let object = try JSONSerialization.jsonObject(with: body) as? [String: Any],
-                  let list = object["deliveries"] as? [[String: Any]], !list.isEmpty else { break }
+            guard let list = try JSONParser.parse(Array(body))["deliveries"]?.arrayValue, !list.isEmpty else { break }
             pages.append(body)
-            guard let last = (list.compactMap { ($0["id"] as? NSNumber)?.int64Value }.max()), last > cursor else { break }
+            guard let last = (list.compactMap { $0["id"]?.int64Value }.max()), last > cursor else { break }
             cursor = last
             if list.count < 1000 { break }
         }

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSConformance
+import APNSJSON
 import APNSCore
 import APNSCrypto
 import APNSMock
@@ -27,12 +28,7 @@ struct ConformanceServerCommand: ParsableCommand {
 
     @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM CA to trust (default: the mock's dev CA on loopback, the system store otherwise).", valueName: "pem"))
     var caFile: String?
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("The .p8 signing key (default: the sample key).", valueName: "p8"))
-    var keyFile: String?
-    @Option(name: .customLong("key-id"), help: ArgumentHelp("Its key ID.", valueName: "kid"))
-    var keyID: String?
-    @Option(name: .customLong("team-id"), help: ArgumentHelp("The team ID.", valueName: "tid"))
-    var teamID: String?
+    @OptionGroup var signingKey: SigningKeyOptions
     @Option(name: .customLong("production-url"), help: ArgumentHelp("The same server's production endpoint, for the production cases.", valueName: "url"))
     var productionURL: String?
     @Option(name: .customLong("admin-url"), help: ArgumentHelp("An apns-mock admin API: also compare the warnings each delivery record carries.", valueName: "url"))
@@ -96,9 +92,9 @@ struct ConformanceServerCommand: ParsableCommand {
 
     func loadSigner() throws -> ProviderTokenSigner {
         let environment = ProcessInfo.processInfo.environment
-        let path = keyFile ?? environment["APNS_MOCK_KEY_FILE"] ?? DefaultCredentials.signingKey
-        let kid = keyID ?? keyFile.flatMap(PushTargetResolver.keyIDFromFileName) ?? environment["APNS_MOCK_KEY_ID"] ?? DefaultCredentials.keyID
-        let team = teamID ?? environment["APNS_MOCK_TEAM_ID"] ?? DefaultCredentials.teamID
+        let path = signingKey.keyFile ?? environment["APNS_MOCK_KEY_FILE"] ?? DefaultCredentials.signingKey
+        let kid = signingKey.keyID ?? signingKey.keyFile.flatMap(PushTargetResolver.keyIDFromFileName) ?? environment["APNS_MOCK_KEY_ID"] ?? DefaultCredentials.keyID
+        let team = signingKey.teamID ?? environment["APNS_MOCK_TEAM_ID"] ?? DefaultCredentials.teamID
         do {
             return ProviderTokenSigner(teamID: team, keyID: kid, key: try ES256PrivateKey(pem: String(contentsOfFile: path, encoding: .utf8)))
         } catch {
@@ -205,7 +201,7 @@ struct ServerCaseRunner {
         if problems.isEmpty, let admin, let expected = item.expect.warnings, let apnsID = response.value("apns-id") {
             problems += Self.warningProblems(admin: admin, apnsID: apnsID, expected: expected)
         }
-        let reason = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["reason"] as? String
+        let reason = JSONValue.parse(response.body)?["reason"]?.stringValue
         return ServerCaseResult(
             id: item.id, title: item.title, source: item.source, verdict: problems.isEmpty ? .pass : .fail, messages: problems,
             status: response.status, reason: reason)
@@ -237,10 +233,10 @@ struct ServerCaseRunner {
     /// The delivery record's warnings (other modules' codes aside: jwt-, auth-, la-) against the case's.
     static func warningProblems(admin: AdminHTTP, apnsID: String, expected: [String]) -> [String] {
         guard let (status, body) = try? admin.request("GET", "/api/deliveries/\(apnsID)"), status == 200,
-              let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else {
+              let object = JSONValue.parse(Array(body)) else {
             return ["no delivery record for apns-id \(apnsID) at \(admin.baseURL)"]
         }
-        let codes = ((object["warnings"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String }
+        let codes = (object["warnings"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
             .filter { !$0.hasPrefix("jwt-") && !$0.hasPrefix("auth-") && !$0.hasPrefix("la-") }.sorted()
         return codes == expected.sorted() ? [] : ["warnings \(codes), expected \(expected.sorted())"]
     }

@@ -1,4 +1,5 @@
 import APNSConformance
+import APNSJSON
 import APNSCore
 import APNSMock
 import Foundation
@@ -87,8 +88,7 @@ final class EmbeddedMock {
     /// The id of the last delivery recorded so far.
     func latestID() throws -> Int64 {
         let (_, body) = try admin.request("GET", "/api/deliveries?limit=1")
-        let object = try JSONSerialization.jsonObject(with: body) as? [String: Any]
-        return (object?["latestId"] as? NSNumber)?.int64Value ?? 0
+        return try JSONParser.parse(Array(body))["latestId"]?.int64Value ?? 0
     }
 
     func requests(after id: Int64) throws -> [ObservedRequest] {
@@ -115,7 +115,7 @@ final class ProgressPrinter: @unchecked Sendable {
             var shown = 0
             while !stopped.withLock({ $0 }) {
                 guard let (status, body) = try? admin.request("GET", "/api/deliveries/wait?after_id=\(lastID)&timeout_ms=300", timeout: 10) else { break }
-                guard status == 200, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+                guard status == 200, let object = JSONValue.parse(Array(body)),
                       let request = ObservedRequest(adminJSON: object) else { continue }
                 lastID = request.id
                 shown += 1

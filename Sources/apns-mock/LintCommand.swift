@@ -21,18 +21,7 @@ struct LintCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The payload file, or - for standard input.", valueName: "payload.json|-"))
     var payload: String
 
-    @Option(name: .customLong("push-type"), help: ArgumentHelp("apns-push-type (default: liveactivity when aps.event is present, else alert).", valueName: "type"))
-    var pushType: String?
-    @Option(help: ArgumentHelp("apns-topic as sent.", valueName: "topic"))
-    var topic: String?
-    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app's bundle ID, when --topic is not given (default com.example.app).", valueName: "id"))
-    var bundleID: String?
-    @Option(name: .customLong("device-token"), help: ArgumentHelp("The device token (default: a well-formed sample).", valueName: "hex"))
-    var deviceToken: String?
-    @Option(help: ArgumentHelp("apns-priority.", valueName: "n"))
-    var priority: Int?
-    @Option(help: ArgumentHelp("apns-expiration.", valueName: "unix"))
-    var expiration: Int?
+    @OptionGroup var headers: PushHeaderOptions
     @Option(name: .customLong("activity-source"), help: ArgumentHelp("Swift file or folder declaring ActivityAttributes types (repeatable).", valueName: "path"))
     var activitySources: [String] = []
     @Option(name: .customLong("activity-schema"), help: ArgumentHelp("JSON Live Activity schema file (repeatable).", valueName: "file"))
@@ -46,9 +35,6 @@ struct LintCommand: ParsableCommand {
     static let sampleToken = "8096c2f1a3b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e"
 
     func validate() throws {
-        if let pushType, PushType(rawValue: pushType) == nil {
-            throw ValidationError("--push-type \(pushType) is not one of \(PushType.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         if let event, !["start", "update", "end"].contains(event) { throw ValidationError("--event is start, update or end, not \(event)") }
     }
 
@@ -59,12 +45,12 @@ struct LintCommand: ParsableCommand {
         } catch {
             throw CommandFailure.usage("cannot read \(payload): \(error.localizedDescription)")
         }
-        let type = pushType.flatMap(PushType.init(rawValue:)) ?? Self.inferredPushType(bytes)
+        let type = headers.pushType.flatMap(PushType.init(rawValue:)) ?? Self.inferredPushType(bytes)
         var input = PayloadLinter.Input(
-            payload: bytes, pushType: type, topic: topic ?? (bundleID ?? DefaultCredentials.bundleID) + type.topicSuffix,
-            deviceToken: deviceToken ?? Self.sampleToken, now: SystemClock().now())
-        input.priority = priority
-        input.expiration = expiration
+            payload: bytes, pushType: type, topic: headers.topic ?? (headers.bundleID ?? DefaultCredentials.bundleID) + type.topicSuffix,
+            deviceToken: headers.deviceToken ?? Self.sampleToken, now: SystemClock().now())
+        input.priority = headers.priority
+        input.expiration = headers.expiration
         input.expectedEvent = event
         input.attributesType = attributesType
         var settings = MockConfiguration.LiveActivitySettings()
@@ -74,7 +60,7 @@ struct LintCommand: ParsableCommand {
         do { result = try PayloadLinter.lint(input, liveActivities: settings) } catch {
             throw CommandFailure.usage("\(error)")
         }
-        print(json ? Self.jsonText(result, input: input) : Self.text(result, input: input, inferred: pushType == nil, style: TerminalStyle.current()))
+        print(json ? Self.jsonText(result, input: input) : Self.text(result, input: input, inferred: headers.pushType == nil, style: TerminalStyle.current()))
         if !result.passes { throw ExitCode(CommandExit.notFoundOrRejected) }
     }
 

@@ -34,30 +34,14 @@ struct PushCommand: ParsableCommand {
     var adminURL: String?
 
     // Credentials
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("The .p8 signing key (token-based authentication).", valueName: "p8"))
-    var keyFile: String?
-    @Option(name: .customLong("key-id"), help: ArgumentHelp("Its 10-character key ID (default: from AuthKey_KEYID.p8).", valueName: "kid"))
-    var keyID: String?
-    @Option(name: .customLong("team-id"), help: ArgumentHelp("Your 10-character team ID.", valueName: "tid"))
-    var teamID: String?
+    @OptionGroup var signingKey: SigningKeyOptions
     @Option(help: ArgumentHelp("A named target and key from the profiles file.", valueName: "name"))
     var profile: String?
     @Option(name: .customLong("profiles-file"), help: ArgumentHelp("Profiles file (default .apns-mock/profiles.json, then ~/.config/apns-mock/profiles.json).", valueName: "file"))
     var profilesFile: String?
 
     // What to send
-    @Option(name: .customLong("device-token"), help: ArgumentHelp("The device (or Live Activity) token, hex.", valueName: "hex"))
-    var deviceToken: String?
-    @Option(name: .customLong("push-type"), help: ArgumentHelp("alert|background|liveactivity|voip|complication|fileprovider|mdm|location|pushtotalk|widgets|controls (default alert; liveactivity with --event).", valueName: "type"))
-    var pushType: String?
-    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app's bundle ID; the topic is derived for the push type.", valueName: "id"))
-    var bundleID: String?
-    @Option(help: ArgumentHelp("apns-topic exactly as given.", valueName: "topic"))
-    var topic: String?
-    @Option(help: ArgumentHelp("apns-priority: 10, 5 or 1 (background defaults to 5).", valueName: "n"))
-    var priority: Int?
-    @Option(help: ArgumentHelp("apns-expiration, UNIX seconds.", valueName: "unix"))
-    var expiration: Int?
+    @OptionGroup var headers: PushHeaderOptions
     @Option(name: .customLong("collapse-id"), help: ArgumentHelp("apns-collapse-id (at most 64 bytes).", valueName: "id"))
     var collapseID: String?
     @Option(name: .customLong("apns-id"), help: ArgumentHelp("apns-id: a UUID.", valueName: "uuid"))
@@ -113,13 +97,10 @@ struct PushCommand: ParsableCommand {
         if connections < 1 || connections > 1000 { throw ValidationError("--connections is between 1 and 1000") }
         if retries < 0 { throw ValidationError("--retries is 0 or more") }
         if !(timeout > 0) { throw ValidationError("--timeout is a positive number of seconds") }
-        if requests == nil, deviceToken == nil { throw ValidationError("give --device-token HEX (or --requests FILE)") }
+        if requests == nil, headers.deviceToken == nil { throw ValidationError("give --device-token HEX (or --requests FILE)") }
         if requests != nil, repeatCount > 1 { throw ValidationError("--repeat and --requests do not go together") }
-        if let pushType, PushType(rawValue: pushType) == nil {
-            throw ValidationError("--push-type \(pushType) is not one of \(PushType.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         if let event, LiveActivityEventName(rawValue: event) == nil { throw ValidationError("--event is start, update or end, not \(event)") }
-        if let priority, ![1, 5, 10].contains(priority) { throw ValidationError("--priority is 10, 5 or 1, not \(priority)") }
+        if let priority = headers.priority, ![1, 5, 10].contains(priority) { throw ValidationError("--priority is 10, 5 or 1, not \(priority)") }
     }
 
     func run() throws {
@@ -159,12 +140,12 @@ struct PushCommand: ParsableCommand {
         flags.sandbox = sandbox
         flags.production = production
         flags.caFile = caFile
-        flags.keyFile = keyFile
-        flags.keyID = keyID
-        flags.teamID = teamID
+        flags.keyFile = signingKey.keyFile
+        flags.keyID = signingKey.keyID
+        flags.teamID = signingKey.teamID
         flags.profile = profile
         flags.profilesFile = profilesFile
-        flags.bundleID = bundleID
+        flags.bundleID = headers.bundleID
         flags.adminURL = adminURL
         return flags
     }
@@ -177,12 +158,12 @@ struct PushCommand: ParsableCommand {
 
     /// The notification the flags describe (the template of every `--requests` entry).
     func notification(bundleID: String?) throws -> PushNotification {
-        var push = PushNotification(deviceToken: deviceToken ?? "")
-        push.pushType = pushType.flatMap(PushType.init(rawValue:))
+        var push = PushNotification(deviceToken: headers.deviceToken ?? "")
+        push.pushType = headers.pushType.flatMap(PushType.init(rawValue:))
         push.bundleID = bundleID
-        push.topic = topic
-        push.priority = priority
-        push.expiration = expiration
+        push.topic = headers.topic
+        push.priority = headers.priority
+        push.expiration = headers.expiration
         push.collapseID = collapseID
         push.apnsID = apnsID
         push.alertTitle = alertTitle

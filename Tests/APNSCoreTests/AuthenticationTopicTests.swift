@@ -1,4 +1,5 @@
 import APNSCore
+import CoreTestSupport
 import Testing
 
 /// The authenticator judges whether a topic belongs to the credential only when the topic is well formed; a

@@ -1,4 +1,5 @@
 import APNSCore
+import CoreTestSupport
 import Testing
 
 /// The case table stays complete: every reason the device-push rules can give and every warning code has a case.

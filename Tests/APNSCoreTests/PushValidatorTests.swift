@@ -1,4 +1,5 @@
 import APNSCore
+import CoreTestSupport
 import Testing
 
 @Suite struct PushValidatorTests {

@@ -71,12 +71,12 @@ final class AuthFixture {
 
 extension AuthDecision {
     var reason: Reason? {
-        if case .rejected(let reason, _) = self { return reason }
+        if case .rejected(let reason, _, _) = self { return reason }
         return nil
     }
 
     var explanation: String? {
-        if case .rejected(_, let explanation) = self { return explanation }
+        if case .rejected(_, let explanation, _) = self { return explanation }
         return nil
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// What a fired fault does to the rules' verdict and the connection, and how the record is marked.
 @Suite struct FaultOutcomeTests {
     static let now = Timestamp(secondsSinceEpoch: 1_767_225_600)
-    static let rules = Verdict(status: 400, reason: .badTopic, wireReason: "BadTopic", ruleID: "topic.bad")
+    static let rules = Verdict.rejected(APNsRejection(.badTopic), PushFindings(ruleID: "topic.bad"))
 
     static func outcome(_ action: FaultAction, streamID: Int32 = 5) -> FaultOutcome {
         FaultFiring(spec: FaultSpec(action: action), index: 2, effect: .action(action)).outcome(for: rules, streamID: streamID, now: now)

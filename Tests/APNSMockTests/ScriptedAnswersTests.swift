@@ -23,7 +23,7 @@ import Testing
 
     @Test func aScripted410CarriesAnIntegerMillisecondTimestampAndSaysWhatTheRulesWouldHaveAnswered() {
         let now = Timestamp(secondsSinceEpoch: 1_767_225_600)
-        let verdict = Verdict(status: 200).replaced(by: ScriptedAnswer(status: 410, reason: "Unregistered").reply, now: now)
+        let verdict = Verdict.accepted(PushFindings()).replaced(by: ScriptedAnswer(status: 410, reason: "Unregistered").reply, now: now)
         #expect(verdict.status == 410)
         #expect(verdict.reason == .unregistered)
         #expect(verdict.timestamp == 1_767_225_600_000)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func strictDeviceRejectionIsLabelledAsTheMocksOwn() {
-        let verdict = Verdict(status: 200).strictDeviceRejection(wireReason: "MockDeviceDroppedContentState", explanation: "missing key progress")
+        let verdict = Verdict.accepted(PushFindings()).strictDeviceRejection(wireReason: "MockDeviceDroppedContentState", explanation: "missing key progress")
         #expect(verdict.status == 400)
         #expect(verdict.isStrictMockAnswer)
         #expect(verdict.reason == nil)

@@ -56,9 +56,7 @@ import Testing
 
     @Test func aBlackHoleSendsNothingButIsRecorded() {
         let blackHole = FixedFault { verdict in
-            var withheld = verdict
-            withheld.status = 0
-            return ScriptedOutcome(verdict: withheld, actions: [], sendsAnything: false, replacesAnswer: true,
+            ScriptedOutcome(verdict: verdict.withoutAnswer(), actions: [], sendsAnything: false, replacesAnswer: true,
                                    mark: Self.mark("blackHole"), announcedMaxConcurrentStreams: nil)
         }
         let device = LiveActivityDevice()

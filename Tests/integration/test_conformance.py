@@ -99,6 +99,11 @@ class LiveRunner:
             config["rules"]["nonJSONBody"] = "warn"
         if configuration.get("undeclaredTokens") == "acceptWithWarning":
             config["rules"]["undeclaredTokens"] = "warn"
+        # Scripted answers (fault specs) and the Live Activity block are in the config file's own form.
+        if "scriptedAnswers" in configuration:
+            config["scriptedAnswers"] = configuration["scriptedAnswers"]
+        if "liveActivities" in configuration:
+            config["liveActivities"] = configuration["liveActivities"]
         path = self.tmp / f"config-{len(self.servers)}.json"
         path.write_text(json.dumps(config))
         server = self.start_server("--config", str(path), "--production-port", "0")
@@ -165,11 +170,9 @@ def run_case(runner, case):
     client = H2Client(port, ca=server.ca_path, timeout=10)
     try:
         authorization = runner.authorization(case, client, request["path"])
-        headers = [(name, value) for name, value in request["headers"]]
-        if authorization is not None and not any(name == "authorization" for name, _ in headers):
-            headers.insert(0, ("authorization", f"bearer {authorization}"))
-        response = client.response(client.request(request["path"], headers, body_of(request),
-                                                  method=request.get("method", "POST")))
+        for earlier in case.get("before", []):
+            client.response(send(client, earlier, authorization))
+        response = client.response(send(client, request, authorization))
     finally:
         client.close()
     expect = case["expect"]
@@ -200,7 +203,23 @@ def run_case(runner, case):
         return f"warnings {warnings}, expected {sorted(expect.get('warnings', []))}"
     if expect.get("strict") and not record["strict"]:
         return "a strict answer not labelled strict in the record"
+    if "deviceWarnings" in expect:
+        device = sorted(w["code"] for w in record["warnings"] if w["code"].startswith("la-"))
+        if device != sorted(expect["deviceWarnings"]):
+            return f"device warnings {device}, expected {sorted(expect['deviceWarnings'])}"
+    if "liveActivity" in expect:
+        outcome = (record.get("liveActivity") or {}).get("code", "none")
+        if outcome != expect["liveActivity"]:
+            return f"Live Activity outcome {outcome!r}, expected {expect['liveActivity']!r}"
     return None
+
+
+def send(client, request, authorization):
+    """Sends one request of a case (its headers in order, the case's authorization first); returns the stream."""
+    headers = [(name, value) for name, value in request["headers"]]
+    if authorization is not None and not any(name == "authorization" for name, _ in headers):
+        headers.insert(0, ("authorization", f"bearer {authorization}"))
+    return client.request(request["path"], headers, body_of(request), method=request.get("method", "POST"))
 
 
 def fetch_record(server, apns_id):

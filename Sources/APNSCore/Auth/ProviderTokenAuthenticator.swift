@@ -51,7 +51,8 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     public func authenticate(_ request: AuthRequest) -> AuthDecision {
         switch evaluate(request) {
         case .success(let (sender, warnings)): .accepted(sender, warnings: warnings)
-        case .failure(let rejection): .rejected(rejection.reason, explanation: rejection.explanation)
+        case .failure(let rejection):
+            .rejected(rejection.reason, explanation: rejection.explanation, token: rejection.token)
         }
     }
 
@@ -75,7 +76,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
             try checkBinding(token: token, verified: verified, key: key, now: request.now)
             if let topic = request.topic, let warning = try checkTopic(topic, key: key) { warnings.append(warning) }
         } catch {
-            return .failure(error)
+            return .failure(error.presenting(PresentedToken(verified)))
         }
         return .success((verified.sender, warnings))
     }

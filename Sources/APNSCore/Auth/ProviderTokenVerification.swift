@@ -10,8 +10,15 @@ enum ProviderTokenVerification {
         do {
             parsed = try ProviderToken(parsing: token)
         } catch {
-            return .failure(.invalid(error.explanation))
+            return .failure(AuthRejection.invalid(error.explanation).presenting(PresentedToken(unparsed: token)))
         }
+        return verify(parsed, token: token, registry: registry, now: now)
+            .mapError { $0.presenting(PresentedToken(parsed, token: token)) }
+    }
+
+    private static func verify(
+        _ parsed: ProviderToken, token: Substring, registry: SigningKeyRegistry, now: Timestamp
+    ) -> Result<VerifiedToken, AuthRejection> {
         if let problem = algorithmProblem(parsed.algorithm) { return .failure(.invalid(problem)) }
         guard let keyID = parsed.keyID else {
             return .failure(.invalid(

@@ -29,7 +29,8 @@ public enum AuthDecision: Sendable {
     /// APNs would refuse the request: `MissingProviderToken`, `InvalidProviderToken`, `ExpiredProviderToken`,
     /// `UnrelatedKeyIdInToken`, `BadEnvironmentKeyIdInToken`/`BadEnvironmentKeyInToken`,
     /// `TooManyProviderTokenUpdates`, `TopicDisallowed` (topic not allowed for the team or key) …
-    case rejected(Reason, explanation: String)
+    /// `token` is what was read of the refused token (nil when there was none to read), for the record.
+    case rejected(Reason, explanation: String, token: PresentedToken? = nil)
 }
 
 /// What the authenticator sees of a request. The validator has already checked path, method and header sanity

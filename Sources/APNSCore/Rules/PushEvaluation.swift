@@ -14,6 +14,8 @@ public struct PushEvaluation {
     public var facts: PushFacts
     public var warnings: [PushWarning] = []
     public var sender: AuthenticatedSender?
+    /// What authentication read of a token it refused.
+    public var presentedToken: PresentedToken?
     /// The registry entry for the device token, once `token.declared` has looked it up.
     public var declaredToken: DeclaredDeviceToken?
     /// The parsed body, once `payload.json-object` has run (nil when the body is not JSON).

@@ -34,7 +34,8 @@ extension PushRule {
             evaluation.sender = sender
             evaluation.warnings += warnings
             return nil
-        case .rejected(let reason, let explanation):
+        case .rejected(let reason, let explanation, let token):
+            evaluation.presentedToken = token
             return RuleRejection(reason, explanation)
         }
     }

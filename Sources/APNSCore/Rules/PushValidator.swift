@@ -36,31 +36,26 @@ public struct PushValidator: Sendable {
             request: request, configuration: configuration, tokens: tokens, authenticator: authenticator, now: now)
         for rule in rules {
             if let rejection = rule.apply(to: &evaluation) {
-                return Verdict(
-                    status: rejection.reason.status, reason: rejection.reason, wireReason: rejection.reason.rawValue,
-                    timestamp: rejection.reason.status == 410 ? rejection.timestamp : nil,
-                    warnings: evaluation.warnings, explanation: rejection.explanation, ruleID: rule.id,
-                    sender: evaluation.sender, environment: evaluation.environment, facts: evaluation.facts,
-                    payload: evaluation.payload)
+                return .rejected(
+                    APNsRejection(rejection.reason, timestamp: rejection.timestamp),
+                    evaluation.findings(explanation: rejection.explanation, ruleID: rule.id))
             }
         }
-        return Verdict(
-            status: 200, warnings: evaluation.warnings, sender: evaluation.sender, environment: evaluation.environment,
-            facts: evaluation.facts, payload: evaluation.payload)
+        return .accepted(evaluation.findings(explanation: nil, ruleID: nil))
     }
 
     /// An accepted verdict turned into the mock's strict rejection when one of its warnings is strict; any other
     /// verdict unchanged.
     public func applyingStrictMode(to verdict: Verdict) -> Verdict {
         guard verdict.isAccepted, let strict = strictRejection(for: verdict.warnings) else { return verdict }
-        var rejected = verdict
-        rejected.status = strict.rejection.status
-        rejected.reason = Reason(rawValue: strict.rejection.wireReason)
-        rejected.wireReason = strict.rejection.wireReason
-        rejected.explanation = "strict mode (the mock's rule, not APNs'): " + strict.warning.message
-        rejected.ruleID = "strict.\(strict.warning.code)"
-        rejected.isStrictMockAnswer = true
-        return rejected
+        var findings = verdict.findings
+        findings.explanation = "strict mode (the mock's rule, not APNs'): " + strict.warning.message
+        findings.ruleID = "strict.\(strict.warning.code)"
+        return .mockAnswer(
+            MockAnswer(
+                origin: .strictMode(code: strict.warning.code), status: strict.rejection.status,
+                wireReason: strict.rejection.wireReason),
+            findings)
     }
 
     /// The first warning, in order, that the configuration makes strict.
@@ -71,5 +66,14 @@ public struct PushValidator: Sendable {
             }
         }
         return nil
+    }
+}
+
+extension PushEvaluation {
+    /// What the rules found, for the verdict.
+    func findings(explanation: String?, ruleID: String?) -> PushFindings {
+        PushFindings(
+            facts: facts, warnings: warnings, explanation: explanation, ruleID: ruleID, sender: sender,
+            presentedToken: presentedToken, environment: environment, payload: payload)
     }
 }

@@ -16,7 +16,7 @@ extension Verdict {
         if status != 200 {
             headers.append(HeaderField("content-type", "application/json"))
             let errorBody = ErrorBody(
-                reason: wireReason ?? reason?.rawValue ?? "",
+                reason: wireReason ?? "",
                 timestamp: status == 410 ? timestamp : nil)
             body = Verdict.encode(errorBody)
         }

@@ -1,91 +1,160 @@
 import APNSJSON
 
-/// The validator's answer to one device push: what to send back, why, and the request facts the delivery record
-/// keeps.
-public struct Verdict: Sendable, Codable, Hashable {
-    /// HTTP status: 200, or the status of `reason` (A-RESP), or a strict rejection's status.
-    public var status: Int
-    /// APNs' reason; nil on 200 and on strict answers whose wire reason is not an APNs reason.
-    public var reason: Reason?
-    /// The `reason` string for the response body: `reason.rawValue`, or a strict answer's mock reason. nil on 200.
-    public var wireReason: String?
-    /// Integer milliseconds since the epoch; only on 410 (A-RESP).
-    public var timestamp: Int64?
-    /// Accepted-but-probably-wrong findings, in rule order (also on rejections, from the rules that ran).
-    public var warnings: [PushWarning]
-    /// What to change, in plain words; nil on a clean 200.
-    public var explanation: String?
-    /// The id of the rule that decided (`PushRule.id`, or `strict.<code>`); nil on 200.
-    public var ruleID: String?
-    /// True when the answer is the mock's strict mode, not what APNs would answer.
-    public var isStrictMockAnswer: Bool
-    /// The token-authenticated sender; nil without token authentication or when rejected before it.
-    public var sender: AuthenticatedSender?
-    /// The environment the push was judged in.
-    public var environment: APNsEnvironment
-    /// The body as the rules parsed it (nil when it is not JSON or the rules stopped before parsing), so later
-    /// steps such as the Live Activity device reuse it instead of parsing the body again.
-    public var payload: JSONValue?
+/// The answer to one device push, and what was found out on the way. The case says who answered and how, so the
+/// HTTP status, APNs' `reason` and the `reason` string on the wire follow from it and cannot disagree:
+///
+/// - `accepted`: 200, no body (A-RESP);
+/// - `rejected`: APNs' rejection; status and body `reason` are `Reason`'s, the timestamp only on 410 (A-RESP);
+/// - `mockAnswer`: the mock's own answer in place of APNs': strict mode, device-strict mode or a scripted answer
+///   (fault injection), labelled as such in the record;
+/// - `unanswered`: no HTTP answer at all (a fault withheld it); recorded with status null.
+public enum Verdict: Sendable, Hashable {
+    case accepted(PushFindings)
+    case rejected(APNsRejection, PushFindings)
+    case mockAnswer(MockAnswer, PushFindings)
+    case unanswered(PushFindings)
 
-    // Request facts as sent (nil when absent or not parseable).
-    public var deviceToken: String?
-    public var topic: String?
-    public var pushType: PushType?
-    /// `apns-id` exactly as sent.
-    public var apnsID: String?
-    public var priority: Int?
-    public var expiration: Int64?
-    public var collapseID: String?
+    /// The request facts, warnings, sender and explanation, whatever the answer.
+    public var findings: PushFindings {
+        get {
+            switch self {
+            case .accepted(let findings), .rejected(_, let findings), .mockAnswer(_, let findings),
+                .unanswered(let findings):
+                return findings
+            }
+        }
+        set {
+            switch self {
+            case .accepted: self = .accepted(newValue)
+            case .rejected(let rejection, _): self = .rejected(rejection, newValue)
+            case .mockAnswer(let answer, _): self = .mockAnswer(answer, newValue)
+            case .unanswered: self = .unanswered(newValue)
+            }
+        }
+    }
+
+    /// HTTP status: 200, the status of the rejection's reason, the mock answer's status, or 0 when unanswered.
+    public var status: Int {
+        switch self {
+        case .accepted: 200
+        case .rejected(let rejection, _): rejection.reason.status
+        case .mockAnswer(let answer, _): answer.status
+        case .unanswered: 0
+        }
+    }
+
+    /// APNs' reason: the rejection's, or a mock answer's when its `reason` string is one of APNs'; else nil.
+    public var reason: Reason? {
+        switch self {
+        case .accepted, .unanswered: nil
+        case .rejected(let rejection, _): rejection.reason
+        case .mockAnswer(let answer, _): answer.wireReason.flatMap(Reason.init(rawValue:))
+        }
+    }
+
+    /// The `reason` string in the response body; nil when there is no error body.
+    public var wireReason: String? {
+        switch self {
+        case .accepted, .unanswered: nil
+        case .rejected(let rejection, _): rejection.reason.rawValue
+        case .mockAnswer(let answer, _): answer.wireReason
+        }
+    }
+
+    /// Integer milliseconds since the epoch; only on 410 (A-RESP).
+    public var timestamp: Int64? {
+        switch self {
+        case .accepted, .unanswered: nil
+        case .rejected(let rejection, _): rejection.timestamp
+        case .mockAnswer(let answer, _): answer.timestamp
+        }
+    }
 
     public var isAccepted: Bool { status == 200 }
 
-    public init(
-        status: Int, reason: Reason? = nil, wireReason: String? = nil, timestamp: Int64? = nil,
-        warnings: [PushWarning] = [], explanation: String? = nil, ruleID: String? = nil,
-        isStrictMockAnswer: Bool = false, sender: AuthenticatedSender? = nil,
-        environment: APNsEnvironment = .development, facts: PushFacts = PushFacts(), payload: JSONValue? = nil
-    ) {
-        self.status = status
+    /// The answer in a few words, for explanations: `200`, or the status and the `reason` string.
+    public var answerSummary: String {
+        status == 200 ? "200" : "\(status) \(wireReason ?? "")"
+    }
+
+    /// True when the answer is the mock's strict mode (rules' warnings or the simulated device), not APNs'.
+    public var isStrictMockAnswer: Bool {
+        if case .mockAnswer(let answer, _) = self { return answer.origin.isStrict }
+        return false
+    }
+
+    // The findings most call sites read.
+
+    /// Accepted-but-probably-wrong findings, in rule order (also on rejections, from the rules that ran).
+    public var warnings: [PushWarning] {
+        get { findings.warnings }
+        set { findings.warnings = newValue }
+    }
+    /// What to change, in plain words; nil on a clean 200.
+    public var explanation: String? {
+        get { findings.explanation }
+        set { findings.explanation = newValue }
+    }
+    /// The id of the rule that decided (`PushRule.id`, `strict.<code>`, `scripted`, `fault.<effect>`); nil on 200.
+    public var ruleID: String? {
+        get { findings.ruleID }
+        set { findings.ruleID = newValue }
+    }
+    public var sender: AuthenticatedSender? { findings.sender }
+    public var environment: APNsEnvironment { findings.environment }
+    public var payload: JSONValue? { findings.payload }
+    public var facts: PushFacts { findings.facts }
+    public var deviceToken: String? { findings.facts.deviceToken }
+    public var topic: String? { findings.facts.topic }
+    public var pushType: PushType? { findings.facts.pushType }
+    /// `apns-id` exactly as sent.
+    public var apnsID: String? { findings.facts.apnsID }
+    public var priority: Int? { findings.facts.priority }
+    public var expiration: Int64? { findings.facts.expiration }
+    public var collapseID: String? { findings.facts.collapseID }
+}
+
+/// APNs' own rejection: a reason, whose status it implies, and on 410 the time the token became invalid.
+public struct APNsRejection: Sendable, Hashable {
+    public var reason: Reason
+    /// Integer milliseconds since the epoch; kept only when `reason` answers 410 (A-RESP).
+    public let timestamp: Int64?
+
+    public init(_ reason: Reason, timestamp: Int64? = nil) {
         self.reason = reason
-        self.wireReason = wireReason
-        self.timestamp = timestamp
-        self.warnings = warnings
-        self.explanation = explanation
-        self.ruleID = ruleID
-        self.isStrictMockAnswer = isStrictMockAnswer
-        self.sender = sender
-        self.environment = environment
-        self.payload = payload
-        self.deviceToken = facts.deviceToken
-        self.topic = facts.topic
-        self.pushType = facts.pushType
-        self.apnsID = facts.apnsID
-        self.priority = facts.priority
-        self.expiration = facts.expiration
-        self.collapseID = facts.collapseID
+        self.timestamp = reason.status == 410 ? timestamp : nil
     }
 }
 
-/// The request facts the rules parse once and the verdict reports.
-public struct PushFacts: Sendable, Codable, Hashable {
-    public var deviceToken: String?
-    public var topic: String?
-    public var pushType: PushType?
-    public var apnsID: String?
-    public var priority: Int?
-    public var expiration: Int64?
-    public var collapseID: String?
+/// The mock's own answer in place of APNs': who chose it, and the status and `reason` it sends.
+public struct MockAnswer: Sendable, Hashable {
+    public enum Origin: Sendable, Hashable {
+        /// Strict mode turned the warning with this code into a rejection (`strict.<code>`).
+        case strictMode(code: String)
+        /// Device-strict mode: APNs would accept, but the simulated device would drop the push.
+        case strictDevice
+        /// A scripted answer (fault injection).
+        case scripted
 
-    public init(
-        deviceToken: String? = nil, topic: String? = nil, pushType: PushType? = nil, apnsID: String? = nil,
-        priority: Int? = nil, expiration: Int64? = nil, collapseID: String? = nil
-    ) {
-        self.deviceToken = deviceToken
-        self.topic = topic
-        self.pushType = pushType
-        self.apnsID = apnsID
-        self.priority = priority
-        self.expiration = expiration
-        self.collapseID = collapseID
+        public var isStrict: Bool {
+            switch self {
+            case .strictMode, .strictDevice: true
+            case .scripted: false
+            }
+        }
+    }
+
+    public var origin: Origin
+    public var status: Int
+    /// The `reason` in the body; nil on 200.
+    public var wireReason: String?
+    /// Integer milliseconds since the epoch, sent on 410 only.
+    public var timestamp: Int64?
+
+    public init(origin: Origin, status: Int, wireReason: String?, timestamp: Int64? = nil) {
+        self.origin = origin
+        self.status = status
+        self.wireReason = status == 200 ? nil : wireReason
+        self.timestamp = status == 410 ? timestamp : nil
     }
 }

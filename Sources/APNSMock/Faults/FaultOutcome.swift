@@ -19,7 +19,7 @@ extension FaultRequest {
 extension FaultFiring {
     /// Applies the fault to the rules' verdict for the request on `streamID`.
     func outcome(for rules: Verdict, streamID: Int32, now: Timestamp) -> FaultOutcome {
-        let rulesAnswer = rules.status == 200 ? "200" : "\(rules.status) \(rules.wireReason ?? "")"
+        let rulesAnswer = rules.answerSummary
         var verdict = rules
         var actions: [ConnectionAction] = []
         var sendsAnything = true
@@ -30,10 +30,7 @@ extension FaultFiring {
 
         /// No HTTP answer goes out: the record says so with status null.
         func withholdAnswer() {
-            verdict.status = 0
-            verdict.reason = nil
-            verdict.wireReason = nil
-            verdict.timestamp = nil
+            verdict = rules.withoutAnswer()
         }
 
         switch effect {

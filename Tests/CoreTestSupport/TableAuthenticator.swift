@@ -2,20 +2,20 @@ import APNSCore
 
 /// A stand-in for the JWT authenticator, driven by a case's `auth` value: `valid` accepts as team TEAM123456 with
 /// key ABC123DEFG, `rejected:<Reason>` refuses with that reason, `none` means no authenticator at all.
-final class TableAuthenticator: ConnectionAuthenticator {
-    static let sender = AuthenticatedSender(
+public final class TableAuthenticator: ConnectionAuthenticator {
+    public static let sender = AuthenticatedSender(
         teamID: "TEAM123456", keyID: "ABC123DEFG", tokenFingerprint: "test-fingerprint",
         headerJSON: #"{"alg":"ES256","kid":"ABC123DEFG"}"#, claimsJSON: #"{"iss":"TEAM123456","iat":1767225600}"#)
 
     private let decision: AuthDecision
-    private(set) var requests: [AuthRequest] = []
+    public private(set) var requests: [AuthRequest] = []
 
-    init(_ decision: AuthDecision) {
+    public init(_ decision: AuthDecision) {
         self.decision = decision
     }
 
     /// The authenticator for a case's `auth` value; nil for `none`.
-    static func forCase(_ auth: String?) -> TableAuthenticator? {
+    public static func forCase(_ auth: String?) -> TableAuthenticator? {
         let auth = auth ?? "valid"
         if auth == "none" { return nil }
         if auth == "valid" { return TableAuthenticator(.accepted(sender, warnings: [])) }
@@ -27,9 +27,9 @@ final class TableAuthenticator: ConnectionAuthenticator {
     }
 
     /// True once this authenticator has accepted a request.
-    private(set) var hasAuthenticated = false
+    public private(set) var hasAuthenticated = false
 
-    func authenticate(_ request: AuthRequest) -> AuthDecision {
+    public func authenticate(_ request: AuthRequest) -> AuthDecision {
         if case .accepted = decision { hasAuthenticated = true }
         requests.append(request)
         return decision

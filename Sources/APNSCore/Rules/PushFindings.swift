@@ -1,0 +1,38 @@
+import APNSJSON
+
+/// What the pipeline found out about one push, whatever the answer: the request facts, the warnings, the sender,
+/// and why it was answered as it was. Every `Verdict` case holds one.
+public struct PushFindings: Sendable, Hashable {
+    /// Request facts as sent (nil fields when absent or not parseable).
+    public var facts: PushFacts
+    /// Accepted-but-probably-wrong findings, in rule order (also on rejections, from the rules that ran).
+    public var warnings: [PushWarning]
+    /// What to change, in plain words; nil on a clean 200.
+    public var explanation: String?
+    /// The id of the rule that decided (`PushRule.id`, `strict.<code>`, `scripted`, `fault.<effect>`); nil on 200.
+    public var ruleID: String?
+    /// The token-authenticated sender; nil without token authentication or when rejected before it.
+    public var sender: AuthenticatedSender?
+    /// What authentication read of the provider token it refused (nil when it accepted one, or never ran).
+    public var presentedToken: PresentedToken?
+    /// The environment the push was judged in.
+    public var environment: APNsEnvironment
+    /// The body as the rules parsed it (nil when it is not JSON or the rules stopped before parsing), so later
+    /// steps such as the Live Activity device reuse it instead of parsing the body again.
+    public var payload: JSONValue?
+
+    public init(
+        facts: PushFacts = PushFacts(), warnings: [PushWarning] = [], explanation: String? = nil,
+        ruleID: String? = nil, sender: AuthenticatedSender? = nil, presentedToken: PresentedToken? = nil,
+        environment: APNsEnvironment = .development, payload: JSONValue? = nil
+    ) {
+        self.facts = facts
+        self.warnings = warnings
+        self.explanation = explanation
+        self.ruleID = ruleID
+        self.sender = sender
+        self.presentedToken = presentedToken
+        self.environment = environment
+        self.payload = payload
+    }
+}

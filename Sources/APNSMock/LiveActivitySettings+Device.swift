@@ -1,0 +1,13 @@
+import APNSLiveActivity
+
+extension MockConfiguration.LiveActivitySettings {
+    /// The simulated device's configuration for these settings and the schemas read from them.
+    func deviceConfiguration(schemas: [ActivitySchema]) -> LiveActivityConfiguration {
+        let defaults = LiveActivityConfiguration()
+        return LiveActivityConfiguration(
+            schemas: schemas,
+            priority10BudgetPerHour: budgetPerHour ?? defaults.priority10BudgetPerHour,
+            supportsFrequentUpdates: frequentUpdates ?? false,
+            issuesUpdateTokens: issueUpdateTokens ?? false)
+    }
+}
