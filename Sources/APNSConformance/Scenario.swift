@@ -24,6 +24,9 @@ public struct Scenario: Sendable, Equatable, Codable {
     public var pushes: [Push]
     /// Every push is expected to be delivered in the end (GOAWAY, retry scenarios).
     public var expectAllDelivered: Bool?
+    /// Every push is due at the same moment (a broadcast): a library that can keep several requests in flight
+    /// should (A-CONN). Passed to the adapter as `dueAtOnce` in the instruction file.
+    public var dueAtOnce: Bool?
 
     public static func load(_ url: URL) throws -> Scenario {
         try JSONDecoder().decode(Scenario.self, from: Data(contentsOf: url))
@@ -50,7 +53,7 @@ public struct Scenario: Sendable, Equatable, Codable {
                 list.append(entry)
             }
         }
-        return try JSONSerialization.data(withJSONObject: ["scenario": name, "pushes": list], options: [.prettyPrinted, .sortedKeys])
+        return try JSONSerialization.data(withJSONObject: ["scenario": name, "pushes": list, "dueAtOnce": dueAtOnce == true], options: [.prettyPrinted, .sortedKeys])
     }
 
     public var pushCount: Int { pushes.reduce(0) { $0 + max(1, $1.count ?? 1) } }
