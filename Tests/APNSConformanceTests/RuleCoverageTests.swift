@@ -133,3 +133,12 @@ import Testing
         #expect(range.requests[0].injectedDelayMicroseconds == 30_000, "a range counts its minimum")
     }
 }
+
+@Suite struct ReasonPolicyCoverageTests {
+    /// Reasons of Apple's tables that a sender may see; none is "unknown" to `error.unknown-reason`.
+    @Test(arguments: ["BadEnvironmentKeyIdInToken", "BadEnvironmentKeyInToken", "MissingPushType", "TopicMismatch",
+                      "BadChannelId", "ChannelNotRegistered", "Unregistered", "TooManyRequests"])
+    func documentedReasonsAreKnown(reason: String) {
+        #expect(ReasonPolicy.isKnown(reason))
+    }
+}

@@ -107,6 +107,27 @@ def test_an_injected_fault_reaches_the_sender(mode, verdict, status):
     assert "injected: Unregistered" in result.stdout
 
 
+@pytest.mark.parametrize("mode, verdict, status", [("goaway-gives-up", "FAIL", 1), ("goaway-reconnects", "PASS", 0)])
+def test_a_sender_must_reconnect_after_goaway(mode, verdict, status):
+    # A raw h2 sender: after the GOAWAY that ends every second answer, one opens a new connection, one gives up.
+    result = check("--inject", "goaway:every=2", "--only", "error.goaway", "--", sys.executable, SENDER, mode)
+    assert result.returncode == status, result.stdout + result.stderr
+    assert verdicts(result.stdout)["error.goaway"] == verdict, result.stdout
+
+
+@pytest.mark.parametrize("mode, verdict", [("one-at-a-time", "WARN"), ("pipelined", "PASS")])
+def test_pipelining_is_graded_when_answers_are_slow_enough_to_tell(mode, verdict):
+    # Twelve pushes due at once, each answer held 30 ms by an injected delay: the sequential sender is warned.
+    result = check("--inject", "delay=30", "--only", "connection", "--", sys.executable, SENDER, mode)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rules = verdicts(result.stdout)
+    assert rules["connection.pipelining"] == verdict, result.stdout
+    assert rules["connection.streams"] == "PASS" and rules["connection.reuse"] == "PASS"
+    if verdict == "WARN":
+        strict = check("--strict", "--inject", "delay=30", "--only", "connection.pipelining", "--", sys.executable, SENDER, mode)
+        assert strict.returncode == 1 and "FAILED: connection.pipelining" in strict.stdout
+
+
 def test_the_example_service_has_one_bug_and_the_check_names_it():
     result = check("--activity-source", "examples/DeliveryActivity.swift", "--", sys.executable, EXAMPLE)
     assert result.returncode == 1, result.stdout + result.stderr
