@@ -1,7 +1,7 @@
 #!/bin/sh
 # with-python.sh MODULE SCRIPT: runs SCRIPT with a Python that can import MODULE: $APNS_ADAPTER_PYTHON, else the
 # test venv (Tests/integration/.venv) when it has the library, else Conformance/adapters/.venv, created on first
-# use from Conformance/adapters/requirements.txt (git-ignored).
+# use from Conformance/adapters/requirements.txt (git-ignored) and again whenever that file changes.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -13,10 +13,10 @@ if [ -z "$python" ] && [ -x "$root/Tests/integration/.venv/bin/python" ] \
 fi
 if [ -z "$python" ]; then
   venv="$here/.venv"
-  if [ ! -f "$venv/.installed" ]; then
+  if ! cmp -s "$here/requirements.txt" "$venv/.installed"; then
     python3 -m venv "$venv" >&2
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" >&2
-    touch "$venv/.installed"
+    cp "$here/requirements.txt" "$venv/.installed"
   fi
   python="$venv/bin/python"
 fi
