@@ -184,6 +184,46 @@ def test_reports_json_junit_and_html(tmp_path):
     assert "BadDeviceToken" in html and "curl --http2" in html and "/3/device/not-a-token" in html
 
 
+MAKE_JWT = ("import jwt,os,time; e=os.environ; print(jwt.encode({'iss': e['APNS_MOCK_TEAM_ID'], 'iat': int(time.time())}, "
+            "open(e['APNS_MOCK_KEY_FILE']).read(), algorithm='ES256', headers={'kid': e['APNS_MOCK_KEY_ID']}))")
+
+
+def test_the_curl_line_of_a_failure_reproduces_it(tmp_path):
+    report = tmp_path / "report.json"
+    first = check("--json", str(report), "--", sys.executable, SENDER, "bad-token")
+    assert first.returncode == 1
+    data = json.loads(report.read_text())
+    failed_id = next(rule for rule in data["rules"] if rule["id"] == "accepted.status")["findings"][0]["requests"][0]
+    line = next(request["curl"] for request in data["requests"] if request["id"] == failed_id)
+    # The line runs as the command of a second check: same request, same answer, same failed rule.
+    again = check("--json", str(report), "--", "/bin/sh", "-c", f'JWT=$("{sys.executable}" -c "{MAKE_JWT}") && {line}')
+    assert again.returncode == 1, again.stdout + again.stderr
+    replayed = json.loads(report.read_text())
+    assert [(r["status"], r["reason"], r["path"]) for r in replayed["requests"]] == [(400, "BadDeviceToken", "/3/device/not-a-token")]
+
+
+def test_skip_leaves_a_rule_out_of_the_verdict():
+    result = check("--skip", "accepted.status", "--", sys.executable, SENDER, "bad-token")
+    assert "accepted.status" not in verdicts(result.stdout), result.stdout
+    assert result.returncode == 0, "the only failing rule was skipped"
+    only = check("--only", "auth", "--skip", "auth.refresh", "--", sys.executable, SENDER, "good")
+    assert set(verdicts(only.stdout)) == {"auth.es256", "auth.reuse", "auth.expired-retry"}, only.stdout
+
+
+def test_the_junit_report_counts_what_it_contains(tmp_path):
+    junit = tmp_path / "report.xml"
+    check("--strict", "--junit", str(junit), "--", sys.executable, SENDER, "string-iat")
+    root = ElementTree.parse(junit).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    assert suites
+    for suite in suites:
+        cases = list(suite.iter("testcase"))
+        assert int(suite.get("tests")) == len(cases)
+        assert int(suite.get("failures", "0")) == sum(case.find("failure") is not None for case in cases)
+        assert int(suite.get("skipped", "0")) == sum(case.find("skipped") is not None for case in cases)
+        assert all(case.get("name") and case.get("classname") for case in cases)
+
+
 def test_list_shows_the_rules_without_running():
     result = check("--list")
     assert result.returncode == 0
