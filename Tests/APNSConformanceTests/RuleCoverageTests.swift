@@ -127,7 +127,7 @@ import Testing
         // Twelve requests 1 ms apart, each decided at once but answered 20 ms later: several were in flight.
         for _ in 0..<12 { h.add(after: 1_000_000, latencyMicros: 100, injected: #"{"fault":{"delayMs":20}}"#) }
         #expect(h.grade(.connectionPipelining).verdict == .pass)
-        #expect(h.requests[0].waitedMicroseconds == 20_100)
+        #expect(h.requests[0].waitedMicroseconds == 10_100, "half the delay counts: the timer may fire early")
         var range = H()
         range.add(injected: #"{"fault":{"delayMs":{"max":90,"min":30}}}"#)
         #expect(range.requests[0].injectedDelayMicroseconds == 30_000, "a range counts its minimum")
