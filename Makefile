@@ -101,7 +101,7 @@ clean:
 
 # Every sender adapter through every scenario; writes the adapter × rule matrix (docs/conformance.md).
 # An adapter failing rules is a finding (exit 1); the runner failing to run (exit 2) stops the target.
-CONFORMANCE_ADAPTERS ?= curl aioapns kalyke pyapns-client apns-mock-push
+CONFORMANCE_ADAPTERS ?= curl aioapns kalyke pyapns-client apns2 django-push-notifications apns-mock-push
 conformance: deps venv
 	swift build
 	mkdir -p .build/conformance

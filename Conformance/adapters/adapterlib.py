@@ -16,9 +16,19 @@ BUNDLE_ID = ENV["APNS_MOCK_TOPIC"]
 GONE = {"Unregistered", "ExpiredToken", "410"}
 
 
+def instructions():
+    with open(ENV["APNS_MOCK_SCENARIO"]) as file:
+        return json.load(file)
+
+
 def pushes():
-    with open(ENV["APNS_MOCK_SCENARIO"]) as instructions:
-        return json.load(instructions)["pushes"]
+    return instructions()["pushes"]
+
+
+def due_at_once():
+    """The scenario's pushes are all due now (a broadcast): an application hands them to the library together,
+    through whatever the library offers for that (concurrent sends, a batch call)."""
+    return bool(instructions().get("dueAtOnce"))
 
 
 def run(send, name):

@@ -80,7 +80,7 @@ enum ErrorGrader {
                 findings.append(Finding(.fail, "\(delivered) of \(expected) pushes delivered: what GOAWAY left unanswered was not re-sent"))
             }
         }
-        return RuleResult(rule: .errorGoaway, summary: "\(plural(closes.count, "GOAWAY")), \(Set(history.map(\.connectionID)).count) connections", findings: findings)
+        return RuleResult(rule: .errorGoaway, summary: "\(plural(closes.count, "GOAWAY")), \(plural(Set(history.map(\.connectionID)).count, "connection"))", findings: findings)
     }
 
     static func unknownReason(_ history: [ObservedRequest], context: RunContext) -> RuleResult {

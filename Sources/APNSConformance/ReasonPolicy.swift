@@ -23,6 +23,12 @@ public enum ReasonPolicy: String, Sendable, Equatable {
         "MethodNotAllowed": .permanent, "ExpiredToken": .tokenGone, "Unregistered": .tokenGone,
         "PayloadTooLarge": .permanent, "TooManyProviderTokenUpdates": .retryLater, "TooManyRequests": .retryLater,
         "InternalServerError": .retryLater, "ServiceUnavailable": .retryLater, "Shutdown": .retryLater,
+        // Apple's table spells BadEnvironmentKeyIdInToken; MissingPushType and TopicMismatch are in it too (A-RESP).
+        "BadEnvironmentKeyIdInToken": .permanent, "MissingPushType": .permanent, "TopicMismatch": .permanent,
+        // Broadcast and channel-management reasons (A-BERR).
+        "BadChannelId": .permanent, "BadRequestParams": .permanent, "BadRequestPayload": .permanent,
+        "CannotCreateChannelConfig": .permanent, "ChannelNotRegistered": .permanent, "FeatureNotEnabled": .permanent,
+        "MissingChannelId": .permanent, "MissingChannelQueueSize": .permanent,
     ]
 
     /// The policy for an answer; by status when the reason is not one Apple documents.

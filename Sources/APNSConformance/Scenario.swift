@@ -25,6 +25,9 @@ public struct Scenario: Sendable, Equatable, Codable {
     public var pushes: [Push]
     /// Every push is expected to be delivered in the end (GOAWAY, retry scenarios).
     public var expectAllDelivered: Bool?
+    /// Every push is due at the same moment (a broadcast): a library that can keep several requests in flight
+    /// should (A-CONN). Passed to the adapter as `dueAtOnce` in the instruction file.
+    public var dueAtOnce: Bool?
 
     public static func load(_ url: URL) throws -> Scenario {
         try JSONDecoder().decode(Scenario.self, from: Data(contentsOf: url))
@@ -40,6 +43,7 @@ public struct Scenario: Sendable, Equatable, Codable {
         struct Instructions: Encodable {
             var scenario: String
             var pushes: [Entry]
+            var dueAtOnce: Bool
         }
         var list: [Entry] = []
         for push in pushes {
@@ -61,7 +65,7 @@ public struct Scenario: Sendable, Equatable, Codable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return try encoder.encode(Instructions(scenario: name, pushes: list))
+        return try encoder.encode(Instructions(scenario: name, pushes: list, dueAtOnce: dueAtOnce == true))
     }
 
     public var pushCount: Int { pushes.reduce(0) { $0 + max(1, $1.count ?? 1) } }

@@ -183,7 +183,9 @@ final class ConnectionDriver {
         for action in actions {
             if case .goAwayNaming(_, _, _, true) = action { continue }
             session.apply(action, streamID: streamID)
-            if case .goAway = action { closeWhenFlushed = true }
+            // A GOAWAY naming the last processed stream lets the streams up to it finish (RFC 9113 §6.8): nghttp2
+            // stops wanting to read once none is open, and `flush` closes then. A GOAWAY naming its own last stream
+            // is a scripted cut-off: the connection closes once the frame is out.
             if case .goAwayNaming = action { closeWhenFlushed = true }
         }
     }

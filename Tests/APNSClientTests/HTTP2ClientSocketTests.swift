@@ -148,7 +148,9 @@ import Testing
         let (outcomes, summary) = Self.send(12, to: endpoint, concurrency: 4)
         #expect(outcomes.count == 12)
         #expect(outcomes.allSatisfy { $0.status == 200 }, "\(outcomes.filter { $0.status != 200 })")
-        #expect(summary.connectionsOpened >= 3)
+        // The streams in flight when GOAWAY came are still answered on the first connection (its last processed
+        // stream covers them), so how many connections the rest needs depends on timing: at least a second one.
+        #expect(summary.connectionsOpened >= 2)
         #expect(summary.exitStatus == 0)
     }
 

@@ -107,6 +107,27 @@ def test_an_injected_fault_reaches_the_sender(mode, verdict, status):
     assert "injected: Unregistered" in result.stdout
 
 
+@pytest.mark.parametrize("mode, verdict, status", [("goaway-gives-up", "FAIL", 1), ("goaway-reconnects", "PASS", 0)])
+def test_a_sender_must_reconnect_after_goaway(mode, verdict, status):
+    # A raw h2 sender: after the GOAWAY that ends every second answer, one opens a new connection, one gives up.
+    result = check("--inject", "goaway:every=2", "--only", "error.goaway", "--", sys.executable, SENDER, mode)
+    assert result.returncode == status, result.stdout + result.stderr
+    assert verdicts(result.stdout)["error.goaway"] == verdict, result.stdout
+
+
+@pytest.mark.parametrize("mode, verdict", [("one-at-a-time", "WARN"), ("pipelined", "PASS")])
+def test_pipelining_is_graded_when_answers_are_slow_enough_to_tell(mode, verdict):
+    # Twelve pushes due at once, each answer held 30 ms by an injected delay: the sequential sender is warned.
+    result = check("--inject", "delay=30", "--only", "connection", "--", sys.executable, SENDER, mode)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rules = verdicts(result.stdout)
+    assert rules["connection.pipelining"] == verdict, result.stdout
+    assert rules["connection.streams"] == "PASS" and rules["connection.reuse"] == "PASS"
+    if verdict == "WARN":
+        strict = check("--strict", "--inject", "delay=30", "--only", "connection.pipelining", "--", sys.executable, SENDER, mode)
+        assert strict.returncode == 1 and "FAILED: connection.pipelining" in strict.stdout
+
+
 def test_the_example_service_has_one_bug_and_the_check_names_it():
     result = check("--activity-source", "examples/DeliveryActivity.swift", "--", sys.executable, EXAMPLE)
     assert result.returncode == 1, result.stdout + result.stderr
@@ -161,6 +182,46 @@ def test_reports_json_junit_and_html(tmp_path):
     assert failed == ["accepted.status: Accepted by APNs"]
     html = paths["html"].read_text()
     assert "BadDeviceToken" in html and "curl --http2" in html and "/3/device/not-a-token" in html
+
+
+MAKE_JWT = ("import jwt,os,time; e=os.environ; print(jwt.encode({'iss': e['APNS_MOCK_TEAM_ID'], 'iat': int(time.time())}, "
+            "open(e['APNS_MOCK_KEY_FILE']).read(), algorithm='ES256', headers={'kid': e['APNS_MOCK_KEY_ID']}))")
+
+
+def test_the_curl_line_of_a_failure_reproduces_it(tmp_path):
+    report = tmp_path / "report.json"
+    first = check("--json", str(report), "--", sys.executable, SENDER, "bad-token")
+    assert first.returncode == 1
+    data = json.loads(report.read_text())
+    failed_id = next(rule for rule in data["rules"] if rule["id"] == "accepted.status")["findings"][0]["requests"][0]
+    line = next(request["curl"] for request in data["requests"] if request["id"] == failed_id)
+    # The line runs as the command of a second check: same request, same answer, same failed rule.
+    again = check("--json", str(report), "--", "/bin/sh", "-c", f'JWT=$("{sys.executable}" -c "{MAKE_JWT}") && {line}')
+    assert again.returncode == 1, again.stdout + again.stderr
+    replayed = json.loads(report.read_text())
+    assert [(r["status"], r["reason"], r["path"]) for r in replayed["requests"]] == [(400, "BadDeviceToken", "/3/device/not-a-token")]
+
+
+def test_skip_leaves_a_rule_out_of_the_verdict():
+    result = check("--skip", "accepted.status", "--", sys.executable, SENDER, "bad-token")
+    assert "accepted.status" not in verdicts(result.stdout), result.stdout
+    assert result.returncode == 0, "the only failing rule was skipped"
+    only = check("--only", "auth", "--skip", "auth.refresh", "--", sys.executable, SENDER, "good")
+    assert set(verdicts(only.stdout)) == {"auth.es256", "auth.reuse", "auth.expired-retry"}, only.stdout
+
+
+def test_the_junit_report_counts_what_it_contains(tmp_path):
+    junit = tmp_path / "report.xml"
+    check("--strict", "--junit", str(junit), "--", sys.executable, SENDER, "string-iat")
+    root = ElementTree.parse(junit).getroot()
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    assert suites
+    for suite in suites:
+        cases = list(suite.iter("testcase"))
+        assert int(suite.get("tests")) == len(cases)
+        assert int(suite.get("failures", "0")) == sum(case.find("failure") is not None for case in cases)
+        assert int(suite.get("skipped", "0")) == sum(case.find("skipped") is not None for case in cases)
+        assert all(case.get("name") and case.get("classname") for case in cases)
 
 
 def test_list_shows_the_rules_without_running():

@@ -222,5 +222,5 @@ def test_the_apns_mock_push_adapter_passes_every_scenario_it_can_run():
         if len(parts) >= 2 and parts[0] in ("PASS", "WARN", "FAIL", "n/a"):
             verdicts.setdefault(parts[1].split("/", 1)[-1], set()).add(parts[0])
     for rule in ("auth.expired-retry", "error.transient", "error.token-gone", "device.timestamps", "auth.reuse",
-                 "connection.reuse", "error.permanent"):
+                 "connection.reuse", "error.permanent", "connection.pipelining", "error.goaway"):
         assert "PASS" in verdicts.get(rule, set()), (rule, result.stdout)

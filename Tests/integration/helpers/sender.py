@@ -1,5 +1,6 @@
 """A sender under test for `apns-mock check`: httpx over HTTP/2 with PyJWT tokens, reading the APNS_MOCK_*
 environment. `python sender.py MODE` behaves well (MODE=good) or breaks exactly one conformance rule."""
+import asyncio
 import json
 import os
 import sys
@@ -103,9 +104,55 @@ def main(mode):
         for i in range(3):
             if sender.push({"alert": f"message {i}"}) == 410 and mode == "stops-at-410":
                 break
+    elif mode in ("pipelined", "one-at-a-time"):
+        return pipelined(12) if mode == "pipelined" else [sender.push({"alert": f"message {i}"}) for i in range(12)] and 0
+    elif mode in ("goaway-reconnects", "goaway-gives-up"):
+        return goaway(mode == "goaway-reconnects")
     else:
         print("unknown mode " + mode, file=sys.stderr)
         return 3
+    return 0
+
+
+def pipelined(count):
+    """`count` pushes due at once, all in flight together on one HTTP/2 connection (httpx.AsyncClient)."""
+    async def run():
+        token = make_jwt()
+        headers = {"authorization": "bearer " + token, "apns-topic": ENV["APNS_MOCK_TOPIC"], "apns-push-type": "alert"}
+        async with httpx.AsyncClient(http2=True, verify=ENV["APNS_MOCK_CA_FILE"], timeout=10) as client:
+            answers = await asyncio.gather(*[
+                client.post(ENV["APNS_MOCK_URL"] + "/3/device/" + TOKEN, headers=headers,
+                            content=json.dumps({"aps": {"alert": f"message {i}"}}).encode()) for i in range(count)])
+        return 0 if all(answer.status_code == 200 for answer in answers) else 1
+    return asyncio.run(run())
+
+
+def goaway(reconnect, count=6):
+    """Pushes one at a time on a raw HTTP/2 connection (h2). After the server's GOAWAY a good sender opens a new
+    connection and sends again what was not answered; the broken one gives up and exits 1."""
+    from h2client import H2Client  # helpers/ is this script's directory
+    port, jwt_token = int(ENV["APNS_MOCK_PORT"]), make_jwt()
+    headers = [("authorization", "bearer " + jwt_token), ("apns-topic", ENV["APNS_MOCK_TOPIC"]), ("apns-push-type", "alert")]
+    client = H2Client(port, ca=ENV["APNS_MOCK_CA_FILE"])
+    for i in range(count):
+        for _attempt in range(3):
+            if client.goaway is not None or client.closed:
+                if not reconnect:
+                    print("GOAWAY: giving up", file=sys.stderr)
+                    return 1
+                client.close()
+                client = H2Client(port, ca=ENV["APNS_MOCK_CA_FILE"])
+            try:
+                answer = client.response(client.request("/3/device/" + TOKEN, headers,
+                                                        json.dumps({"aps": {"alert": f"message {i}"}}).encode()))
+            except Exception as error:  # the connection was already closed under us
+                print(f"push {i}: {error!r}", file=sys.stderr)
+                answer = None
+            if answer is not None and answer.status == 200:
+                break
+            if not reconnect:
+                return 1
+    client.close()
     return 0
 
 
