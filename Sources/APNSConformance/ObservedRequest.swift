@@ -109,22 +109,6 @@ public struct ObservedRequest: Sendable, Equatable {
 }
 
 extension ObservedRequest {
-    /// Compact JSON text with every object's keys sorted, so equal values read the same.
-    static func sortedText(_ value: JSONValue) -> String {
-        var writer = JSONWriter()
-        writer.value(sortingKeys(value))
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            .object(members.map { JSONMember($0.key, sortingKeys($0.value)) }.sorted { $0.key < $1.key })
-        case .array(let items): .array(items.map(sortingKeys))
-        default: value
-        }
-    }
-
     /// Every delivery of an admin API list (`{"deliveries":[…]}`) or of a bare array, oldest first, read by the
     /// delivery record's own reader (`DeliveryRecord`'s `Codable` form).
     public static func parseList(_ data: Data) throws -> [ObservedRequest] {
