@@ -72,9 +72,9 @@ let package = Package(
             ]
         ),
         // The HTTP/2 client of `apns-mock push` and `conformance server` (nghttp2 + OpenSSL, confined to two files).
-        .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSCore", "APNSCrypto", "NGHTTP2Bridge"]),
+        .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSJSON", "APNSCore", "APNSCrypto", "NGHTTP2Bridge"]),
         // Graders of other senders (`apns-mock check`, `conformance sender`): pure, fed the admin API's records.
-        .target(name: "APNSConformance", dependencies: ["APNSJSON"]),
+        .target(name: "APNSConformance", dependencies: ["APNSJSON", "APNSStore"]),
         .executableTarget(
             name: "apns-mock",
             dependencies: [

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import Foundation
 
 /// The JSON body of a push built from flags (A-GEN for `aps`, A-LA for Live Activities). A `--payload` file alone
@@ -81,31 +82,28 @@ enum PushPayloadBuilder {
     }
 
     static func merged(_ payload: [UInt8], _ members: [(key: String, json: String)], pushType: PushType, now: Timestamp) throws(PushBuildError) -> [UInt8] {
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] else {
+        guard var object = JSONValue.parse(payload)?.objectValue else {
             throw PushBuildError("--payload is not a JSON object, so flags cannot be added to it (send it alone, or fix it)")
         }
-        if object["aps"] != nil, !(object["aps"] is [String: Any]) {
+        if let given = object["aps"], !given.isObject {
             throw PushBuildError("aps in --payload is not an object, so flags cannot be added to it")
         }
-        var aps = object["aps"] as? [String: Any] ?? [:]
+        var aps = object["aps"]?.objectValue ?? [:]
         for member in members {
-            aps[member.key] = try? JSONSerialization.jsonObject(with: Data(member.json.utf8), options: [.fragmentsAllowed])
+            aps[member.key] = JSONValue.parse(Array(member.json.utf8))
         }
         if pushType == .liveactivity, aps["event"] != nil, aps["timestamp"] == nil {
-            aps["timestamp"] = Int(now.secondsSinceEpoch.rounded(.down))
+            aps["timestamp"] = .integer(Int64(now.secondsSinceEpoch.rounded(.down)))
         }
-        object["aps"] = aps
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            throw PushBuildError("cannot serialise the merged payload")
-        }
-        return Array(data)
+        object["aps"] = .object(aps.map { JSONMember($0.key, $0.value) })
+        // Keys sorted at every level, as the device sees them once decoded (the first of duplicate keys wins).
+        return JSONValue.object(object.map { JSONMember($0.key, $0.value) }).sortingKeys.compactBytes
     }
 
     /// The text of a JSON object given on the command line, checked and trimmed.
     static func jsonObjectText(_ text: String, flag: String) throws(PushBuildError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let data = trimmed.data(using: .utf8),
-              (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
+        guard JSONValue.parse(Array(trimmed.utf8))?.isObject == true else {
             throw PushBuildError("\(flag) must be a JSON object, e.g. '{\"status\":\"on the way\"}', not \(text)")
         }
         return trimmed

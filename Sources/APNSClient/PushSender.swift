@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import Foundation
 
 /// How `PushSender` behaves.
@@ -265,11 +266,8 @@ public final class PushSender: Sendable {
 
     /// `reason` and `timestamp` of an error body `{"reason":"…","timestamp":…}` (A-RESP).
     static func errorBody(_ body: [UInt8]) -> (String?, Int64?) {
-        guard !body.isEmpty, let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
-            return (nil, nil)
-        }
-        let timestamp = (object["timestamp"] as? NSNumber)?.int64Value
-        return (object["reason"] as? String, timestamp)
+        guard let object = JSONValue.parse(body), object.isObject else { return (nil, nil) }
+        return (object["reason"]?.stringValue, object["timestamp"]?.int64Value)
     }
 
     static func format(_ seconds: Double) -> String { String(format: "%.1f", seconds) }

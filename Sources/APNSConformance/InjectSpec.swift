@@ -81,7 +81,7 @@ public struct InjectSpec: Sendable, Equatable {
             }
         }
         let object = JSONValue.object(spec.map { JSONMember($0.key, $0.value) })
-        return InjectSpec(text: text, faultJSON: ObservedRequest.sortedText(object))
+        return InjectSpec(text: text, faultJSON: object.sortedCompactText)
     }
 
     /// The scope keys a fault engine must keep for this spec to mean what it says (a fault engine that drops

@@ -1,8 +1,9 @@
 import APNSJSON
+import APNSStore
 import Foundation
 
-/// One request the mock recorded, as the admin API's delivery JSON gives it (`GET /api/deliveries`). The graders
-/// read only this, so they stay independent of the store's own types and can be fed hand-written histories.
+/// One request the mock recorded, as the graders see it: made from a `DeliveryRecord` the admin API served
+/// (`GET /api/deliveries`), or written by hand in a test, so the graders need no store.
 public struct ObservedRequest: Sendable, Equatable {
     public struct Warning: Sendable, Equatable {
         public var code: String
@@ -108,62 +109,13 @@ public struct ObservedRequest: Sendable, Equatable {
 }
 
 extension ObservedRequest {
-    /// Builds the request from one delivery object of the admin API (`receivedAtNanos`, `connectionId`, …).
-    public init?(adminJSON object: JSONValue) {
-        func int(_ key: String) -> Int64? { object[key]?.int64Value }
-        func string(_ key: String) -> String? { object[key]?.stringValue }
-        guard let id = int("id"), let received = int("receivedAtNanos"), let status = int("status") else { return nil }
-        let headers = (object["headers"]?.arrayValue ?? []).compactMap { entry -> (name: String, value: String)? in
-            guard let name = entry["name"]?.stringValue, let value = entry["value"]?.stringValue else { return nil }
-            return (name, value)
-        }
-        let token = object["providerToken"]
-        let outcome = object["liveActivity"]
-        self.init(
-            id: id, receivedAtNanos: received, latencyMicroseconds: int("latencyMicroseconds") ?? 0,
-            connectionID: int("connectionId") ?? 0, method: string("method") ?? "POST", path: string("path") ?? "",
-            deviceToken: string("deviceToken"), headers: headers, tokenHeader: Self.jsonText(token?["header"]),
-            tokenClaims: Self.jsonText(token?["claims"]), tokenFingerprint: token?["fingerprint"]?.stringValue,
-            payload: string("payload"), status: Int(status), reason: string("reason"), apnsID: string("apnsId") ?? "",
-            warnings: (object["warnings"]?.arrayValue ?? []).map {
-                Warning(code: $0["code"]?.stringValue ?? "", message: $0["message"]?.stringValue ?? "")
-            },
-            explanation: string("explanation"), pushType: string("pushType"), topic: string("topic"),
-            liveActivityOutcome: outcome?["code"]?.stringValue,
-            liveActivityExplanation: outcome?["explanation"]?.stringValue,
-            injectedFault: object["injected"].map(Self.sortedText))
-    }
-
-    /// The decoded JWT header or claims: JSON text in the stored form (export), a JSON object in the admin API's
-    /// lists; objects are written back as text (an integer `iat` stays an integer, a string stays a string).
-    static func jsonText(_ value: JSONValue?) -> String? {
-        switch value {
-        case .string(let text)?: text
-        case let object? where object.isObject: sortedText(object)
-        default: nil
-        }
-    }
-
-    /// Compact JSON text with every object's keys sorted, so equal values read the same.
-    static func sortedText(_ value: JSONValue) -> String {
-        var writer = JSONWriter()
-        writer.value(sortingKeys(value))
-        return String(decoding: writer.bytes, as: UTF8.self)
-    }
-
-    private static func sortingKeys(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members):
-            .object(members.map { JSONMember($0.key, sortingKeys($0.value)) }.sorted { $0.key < $1.key })
-        case .array(let items): .array(items.map(sortingKeys))
-        default: value
-        }
-    }
-
-    /// Every delivery of an admin API list (`{"deliveries":[…]}`) or of a bare array, oldest first.
+    /// Every delivery of an admin API list (`{"deliveries":[…]}`) or of a bare array, oldest first, read by the
+    /// delivery record's own reader (`DeliveryRecord`'s `Codable` form).
     public static func parseList(_ data: Data) throws -> [ObservedRequest] {
         let top = try JSONParser.parse(Array(data))
-        let list = top["deliveries"]?.arrayValue ?? top.arrayValue ?? []
-        return list.compactMap(ObservedRequest.init(adminJSON:)).sorted { $0.id < $1.id }
+        var list = JSONWriter()
+        list.value(top["deliveries"] ?? top)
+        return try JSONDecoder().decode([DeliveryRecord].self, from: Data(list.bytes))
+            .map(ObservedRequest.init).sorted { $0.id < $1.id }
     }
 }

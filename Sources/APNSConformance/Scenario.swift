@@ -114,7 +114,7 @@ public struct JSONObject: Equatable, Codable, Sendable {
     }
 
     /// Compact JSON text with keys sorted.
-    public var text: String { ObservedRequest.sortedText(value) }
+    public var text: String { value.sortedCompactText }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.text == rhs.text }
 }

@@ -113,4 +113,23 @@ extension JSONValue {
 
     /// Size in bytes of `compactText` encoded as UTF-8.
     public var compactByteCount: Int { compactBytes.count }
+
+    /// A number value from an integer.
+    public static func integer(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+
+    /// A string value, or `null` for nil.
+    public static func nullable(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+    /// The same value with every object's members sorted by key (for output that reads the same every time).
+    public var sortingKeys: JSONValue {
+        switch self {
+        case .object(let members):
+            .object(members.map { JSONMember($0.key, $0.value.sortingKeys) }.sorted { $0.key < $1.key })
+        case .array(let items): .array(items.map(\.sortingKeys))
+        default: self
+        }
+    }
+
+    /// Compact JSON text with every object's keys sorted.
+    public var sortedCompactText: String { sortingKeys.compactText }
 }

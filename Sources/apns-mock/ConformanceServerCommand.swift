@@ -4,6 +4,7 @@ import APNSJSON
 import APNSCore
 import APNSCrypto
 import APNSMock
+import APNSStore
 import ArgumentParser
 import Foundation
 
@@ -233,10 +234,10 @@ struct ServerCaseRunner {
     /// The delivery record's warnings (other modules' codes aside: jwt-, auth-, la-) against the case's.
     static func warningProblems(admin: AdminHTTP, apnsID: String, expected: [String]) -> [String] {
         guard let (status, body) = try? admin.request("GET", "/api/deliveries/\(apnsID)"), status == 200,
-              let object = JSONValue.parse(Array(body)) else {
+              let record = try? JSONDecoder().decode(DeliveryRecord.self, from: body) else {
             return ["no delivery record for apns-id \(apnsID) at \(admin.baseURL)"]
         }
-        let codes = (object["warnings"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
+        let codes = record.warnings.map(\.code)
             .filter { !$0.hasPrefix("jwt-") && !$0.hasPrefix("auth-") && !$0.hasPrefix("la-") }.sorted()
         return codes == expected.sorted() ? [] : ["warnings \(codes), expected \(expected.sorted())"]
     }

@@ -2,6 +2,7 @@ import APNSConformance
 import APNSJSON
 import APNSCore
 import APNSMock
+import APNSStore
 import Foundation
 
 /// A mock started inside `apns-mock check` / `conformance sender`: free ports, TLS and the admin API, deliveries in
@@ -115,8 +116,8 @@ final class ProgressPrinter: @unchecked Sendable {
             var shown = 0
             while !stopped.withLock({ $0 }) {
                 guard let (status, body) = try? admin.request("GET", "/api/deliveries/wait?after_id=\(lastID)&timeout_ms=300", timeout: 10) else { break }
-                guard status == 200, let object = JSONValue.parse(Array(body)),
-                      let request = ObservedRequest(adminJSON: object) else { continue }
+                guard status == 200, let record = try? JSONDecoder().decode(DeliveryRecord.self, from: body) else { continue }
+                let request = ObservedRequest(record)
                 lastID = request.id
                 shown += 1
                 if shown <= 40 || shown % 100 == 0 {

@@ -1,3 +1,4 @@
+import APNSJSON
 import DeliveryRendering
 import APNSCore
 import APNSMock
@@ -66,8 +67,8 @@ struct LintCommand: ParsableCommand {
 
     /// `liveactivity` when the payload has `aps.event`, else `alert`.
     static func inferredPushType(_ bytes: [UInt8]) -> PushType {
-        let aps = (try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["aps"] as? [String: Any]
-        return aps?["event"] != nil ? .liveactivity : .alert
+        let aps = JSONValue.parse(bytes)?["aps"]
+        return aps?.isObject == true && aps?["event"] != nil ? .liveactivity : .alert
     }
 
     static func text(_ result: PayloadLinter.Result, input: PayloadLinter.Input, inferred: Bool, style: TerminalStyle) -> String {
@@ -96,16 +97,21 @@ struct LintCommand: ParsableCommand {
     }
 
     static func jsonText(_ result: PayloadLinter.Result, input: PayloadLinter.Input) -> String {
-        var object: [String: Any] = [
-            "pushType": input.pushType?.rawValue ?? NSNull(), "topic": input.topic, "status": result.status,
-            "reason": result.reason ?? NSNull(), "explanation": result.explanation ?? NSNull(),
-            "ruleID": result.ruleID ?? NSNull(), "warnings": result.warnings.map { ["code": $0.code, "message": $0.message] },
-            "problems": result.problems, "passes": result.passes, "schemas": result.schemaTypes,
+        var object: [JSONMember] = [
+            JSONMember("pushType", .nullable(input.pushType?.rawValue)), JSONMember("topic", .string(input.topic)),
+            JSONMember("status", .integer(result.status)), JSONMember("reason", .nullable(result.reason)),
+            JSONMember("explanation", .nullable(result.explanation)), JSONMember("ruleID", .nullable(result.ruleID)),
+            JSONMember("warnings", .warnings(result.warnings)),
+            JSONMember("problems", .array(result.problems.map(JSONValue.string))),
+            JSONMember("passes", .bool(result.passes)),
+            JSONMember("schemas", .array(result.schemaTypes.map(JSONValue.string))),
         ]
         if let outcome = result.deviceOutcome {
-            object["liveActivity"] = ["code": outcome, "explanation": result.deviceExplanation ?? "", "applied": !result.deviceDropped]
+            object.append(JSONMember("liveActivity", .object([
+                JSONMember("code", .string(outcome)), JSONMember("explanation", .string(result.deviceExplanation ?? "")),
+                JSONMember("applied", .bool(!result.deviceDropped)),
+            ])))
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return JSONValue.object(object).sortedCompactText
     }
 }

@@ -1,3 +1,4 @@
+import APNSJSON
 import DeliveryRendering
 import APNSClient
 import APNSCore
@@ -72,26 +73,30 @@ struct PushPrinter: Sendable {
     }
 
     static func jsonLine(_ outcome: PushOutcome, record: DeliveryRecord?) -> String {
-        var object: [String: Any] = [
-            "index": outcome.index, "deviceToken": outcome.deviceToken,
-            "status": outcome.status ?? NSNull(), "apnsID": outcome.apnsID ?? NSNull(),
-            "apnsUniqueID": outcome.apnsUniqueID ?? NSNull(), "reason": outcome.reason ?? NSNull(),
-            "attempts": outcome.attempts, "connection": outcome.connection,
-            "latencyMs": (outcome.latency * 1_000_000).rounded() / 1000,
+        var object: [JSONMember] = [
+            JSONMember("index", .integer(outcome.index)), JSONMember("deviceToken", .string(outcome.deviceToken)),
+            JSONMember("status", outcome.status.map(JSONValue.integer) ?? .null),
+            JSONMember("apnsID", .nullable(outcome.apnsID)), JSONMember("apnsUniqueID", .nullable(outcome.apnsUniqueID)),
+            JSONMember("reason", .nullable(outcome.reason)), JSONMember("attempts", .integer(outcome.attempts)),
+            JSONMember("connection", .integer(outcome.connection)),
+            JSONMember("latencyMs", .number((outcome.latency * 1_000_000).rounded() / 1000)),
         ]
-        if let timestamp = outcome.timestamp { object["timestamp"] = timestamp }
-        if let error = outcome.error { object["error"] = error }
-        if let skipped = outcome.skipped { object["skipped"] = skipped }
-        if !outcome.history.isEmpty { object["history"] = outcome.history }
+        if let timestamp = outcome.timestamp { object.append(JSONMember("timestamp", .integer(timestamp))) }
+        if let error = outcome.error { object.append(JSONMember("error", .string(error))) }
+        if let skipped = outcome.skipped { object.append(JSONMember("skipped", .string(skipped))) }
+        if !outcome.history.isEmpty { object.append(JSONMember("history", .array(outcome.history.map(JSONValue.string)))) }
         if let record {
-            object["explanation"] = record.explanation ?? NSNull()
-            if let rule = record.ruleID { object["ruleID"] = rule }
-            object["warnings"] = record.warnings.map { ["code": $0.code, "message": $0.message] }
-            if let device = record.liveActivity { object["liveActivity"] = ["code": device.code, "explanation": device.explanation] }
-            object["deliveryID"] = record.id
+            object.append(JSONMember("explanation", .nullable(record.explanation)))
+            if let rule = record.ruleID { object.append(JSONMember("ruleID", .string(rule))) }
+            object.append(JSONMember("warnings", .warnings(record.warnings)))
+            if let device = record.liveActivity {
+                object.append(JSONMember("liveActivity", .object([
+                    JSONMember("code", .string(device.code)), JSONMember("explanation", .string(device.explanation)),
+                ])))
+            }
+            object.append(JSONMember("deliveryID", .integer(record.id)))
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return JSONValue.object(object).sortedCompactText
     }
 
     func printSummary(_ summary: PushRunSummary, endpoint: HTTP2Endpoint) {

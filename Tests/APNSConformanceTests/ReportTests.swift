@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func adminJSONIsRead() throws {
-        let json = #"{"deliveries":[{"id":2,"receivedAtNanos":5,"connectionId":3,"method":"POST","path":"/3/device/ab","deviceToken":"ab","headers":[{"name":"apns-priority","value":"5"}],"providerToken":{"header":"{}","claims":"{\"iat\":1}","fingerprint":"fp"},"payload":"{}","status":410,"reason":"Unregistered","apnsId":"x","warnings":[{"code":"c","message":"m"}],"latencyMicroseconds":7,"liveActivity":{"code":"applied","explanation":"e"},"injected":{"fault":{"reason":"Unregistered"},"index":0}}],"latestId":2}"#
+        let json = #"{"deliveries":[{"id":2,"receivedAtNanos":5,"connectionId":3,"clientAddress":"127.0.0.1","method":"POST","path":"/3/device/ab","deviceToken":"ab","headers":[{"name":"apns-priority","value":"5"}],"providerToken":{"header":"{}","claims":"{\"iat\":1}","fingerprint":"fp"},"payload":"{}","status":410,"reason":"Unregistered","apnsId":"x","warnings":[{"code":"c","message":"m"}],"latencyMicroseconds":7,"liveActivity":{"code":"applied","explanation":"e"},"injected":{"fault":{"reason":"Unregistered"},"index":0,"effect":"answer","rulesAnswer":"200"}}],"latestId":2}"#
         let requests = try ObservedRequest.parseList(Data(json.utf8))
         #expect(requests.count == 1)
         let request = try #require(requests.first)

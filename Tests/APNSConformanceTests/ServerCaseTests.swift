@@ -28,6 +28,9 @@ import Testing
         (#"{\#(base),"environment":"production","expect":{"status":200}}"#, "--production-url"),
         (#"{\#(base),"auth":"none","expect":{"status":200}}"#, "certificate-style"),
         (#"{\#(base),"auth":"rejected:TopicDisallowed","expect":{"status":400}}"#, "TopicDisallowed"),
+        (#"{\#(base),"configuration":{"scriptedAnswers":[{"status":410,"reason":"Unregistered"}]},"expect":{"status":410}}"#, "scriptedAnswers"),
+        (#"{\#(base),"configuration":{"liveActivities":{"strict":true}},"expect":{"status":400}}"#, "liveActivities"),
+        (#"{\#(base),"before":[{"path":"/3/device/abcd","headers":[],"body":"{}"}],"expect":{"status":200}}"#, "earlier push"),
     ])
     func casesNeedingServerSetUpAreSkippedWithTheReason(json: String, why: String) throws {
         guard case .skip(let reason) = ServerCasePlan.plan(try Self.item(json), hasProductionURL: false) else {

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import CoreTestSupport
 import Testing
 
@@ -23,6 +24,18 @@ import Testing
         let expected = Set(try ConformanceTable.load().cases.flatMap(\.expect.warnings))
         let missing = PushWarningCode.allCases.map(\.rawValue).filter { !expected.contains($0) }
         #expect(missing.isEmpty, "warning codes without a case: \(missing)")
+    }
+
+    /// Every stage of the push pipeline after the rules has cases: scripted answers, the simulated device (with
+    /// earlier pushes), device-strict mode, and strict mode on a device warning.
+    @Test func everyPipelineStageHasACase() throws {
+        let cases = try ConformanceTable.load().cases
+        #expect(cases.contains { !($0.configuration?.scriptedAnswers ?? []).isEmpty }, "no scripted-answer case")
+        #expect(cases.contains { ($0.expect.liveActivity ?? "none") != "none" }, "no Live Activity device case")
+        #expect(cases.contains { !($0.before ?? []).isEmpty }, "no case with earlier pushes")
+        #expect(cases.contains { $0.configuration?.liveActivities?["strict"] == .bool(true) }, "no device-strict case")
+        #expect(cases.contains { ($0.configuration?.strict ?? []).contains { $0.hasPrefix("la-") } },
+                "no strict case on a device warning")
     }
 
     @Test func caseIdentifiersAreUnique() throws {

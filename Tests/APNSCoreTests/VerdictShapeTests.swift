@@ -1,0 +1,51 @@
+import APNSCore
+import Testing
+
+/// The verdict's case decides status, APNs' reason and the wire reason, so they cannot disagree.
+@Suite struct VerdictShapeTests {
+    @Test func aRejectionsStatusAndWireReasonComeFromItsReason() {
+        let verdict = Verdict.rejected(APNsRejection(.payloadTooLarge), PushFindings())
+        #expect(verdict.status == Reason.payloadTooLarge.status)
+        #expect(verdict.reason == .payloadTooLarge && verdict.wireReason == "PayloadTooLarge")
+        #expect(!verdict.isAccepted && !verdict.isStrictMockAnswer)
+    }
+
+    @Test func onlyA410KeepsItsTimestamp() {
+        #expect(APNsRejection(.badDeviceToken, timestamp: 5).timestamp == nil)
+        #expect(APNsRejection(.unregistered, timestamp: 5).timestamp == 5)
+        #expect(MockAnswer(origin: .scripted, status: 400, wireReason: "BadTopic", timestamp: 5).timestamp == nil)
+    }
+
+    @Test func aMockAnswerIsLabelledStrictOnlyForStrictModes() {
+        let strict = Verdict.mockAnswer(
+            MockAnswer(origin: .strictMode(code: "c"), status: 400, wireReason: "BadTopic"), PushFindings())
+        let scripted = Verdict.mockAnswer(
+            MockAnswer(origin: .scripted, status: 410, wireReason: "Unregistered"), PushFindings())
+        let device = Verdict.mockAnswer(
+            MockAnswer(origin: .strictDevice, status: 400, wireReason: "MockDeviceThrottled"), PushFindings())
+        #expect(strict.isStrictMockAnswer && strict.reason == .badTopic)
+        #expect(!scripted.isStrictMockAnswer && scripted.reason == .unregistered)
+        #expect(device.isStrictMockAnswer && device.reason == nil && device.wireReason == "MockDeviceThrottled")
+    }
+
+    @Test func aScripted200HasNoReasonAndNoBody() {
+        let verdict = Verdict.mockAnswer(
+            MockAnswer(origin: .scripted, status: 200, wireReason: "Unregistered"), PushFindings())
+        #expect(verdict.isAccepted && verdict.wireReason == nil && verdict.reason == nil)
+        #expect(verdict.response(apnsID: "ID", uniqueID: nil).body.isEmpty)
+    }
+
+    @Test func changingTheFindingsKeepsTheAnswer() {
+        var verdict = Verdict.rejected(APNsRejection(.unregistered, timestamp: 9), PushFindings())
+        verdict.ruleID = "token.unregistered"
+        verdict.warnings.append(PushWarning(code: "w", message: "m"))
+        #expect(verdict.status == 410 && verdict.timestamp == 9)
+        #expect(verdict.ruleID == "token.unregistered" && verdict.warnings.count == 1)
+    }
+
+    @Test func anUnansweredVerdictHasNoStatusAndNoReason() {
+        let verdict = Verdict.unanswered(PushFindings(ruleID: "fault.blackHole"))
+        #expect(verdict.status == 0 && verdict.wireReason == nil && verdict.reason == nil && !verdict.isAccepted)
+        #expect(verdict.ruleID == "fault.blackHole")
+    }
+}
