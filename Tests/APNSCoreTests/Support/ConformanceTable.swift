@@ -78,7 +78,8 @@ struct ConformanceCase: Decodable, Sendable, CustomTestStringConvertible {
             method: request.method, path: request.path, authority: "api.sandbox.push.apple.com",
             headers: request.headers.map { HeaderField($0[0], $0[1]) }, body: bodyBytes(),
             connection: ConnectionInfo(
-                id: 1, remoteAddress: "in-memory", localPort: 0, tls: nil, environment: environment ?? .development))
+                id: 1, remoteAddress: "in-memory", localPort: 0, tls: ConformanceCertificates.tls(forAuth: auth),
+                environment: environment ?? .development))
     }
 
     func ruleConfiguration() -> RuleConfiguration {
