@@ -239,3 +239,27 @@ def test_explain_shows_the_certificate(mock, certs):
     assert done.returncode == 0, done.stderr
     assert "Client certificate" in done.stdout
     assert "com.example.app" in done.stdout and "TopicDisallowed" in done.stdout
+
+
+def push_with(server, *args, port=None):
+    command = [BINARY, "push", "--url", f"https://localhost:{port or server.tls_port}", "--admin-url", server.admin_url,
+               "--device-token", DEVICE, "--json", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+def test_push_cli_sends_with_a_certificate(mock, certs):
+    cert, key, _ = certs["development"]
+    sent = push_with(mock, "--cert", cert, "--cert-key", key, "--alert-body", "hi")
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+    answer = json.loads(sent.stdout.splitlines()[0])
+    stored = record(mock, answer["apnsID"])
+    assert stored["clientCertificate"]["bundleId"] == "com.example.app"
+    assert "providerToken" not in stored and not any(h["name"] == "authorization" for h in stored["headers"]), \
+        "a certificate push sends no token"
+
+    wrong = push_with(mock, "--cert", cert, "--cert-key", key, port=mock.production_port)
+    assert wrong.returncode == 1, wrong.stdout + wrong.stderr
+    assert json.loads(wrong.stdout.splitlines()[0])["reason"] == "BadCertificateEnvironment"
+
+    both = push_with(mock, "--cert", cert, "--key-file", "x.p8")
+    assert both.returncode == 2 and "choose one" in both.stderr
