@@ -263,3 +263,25 @@ def test_push_cli_sends_with_a_certificate(mock, certs):
 
     both = push_with(mock, "--cert", cert, "--key-file", "x.p8")
     assert both.returncode == 2 and "choose one" in both.stderr
+
+
+def test_inspector_shows_the_certificate(mock, certs):
+    from test_inspector import ROW_FOR_TOKEN, Browser, CHROMIUM
+
+    if CHROMIUM is None:
+        pytest.fail("chromium is not installed (Debian package `chromium`)")
+    browser = Browser()
+    try:
+        browser.call("Page.navigate", url=mock.admin_url + "/")
+        browser.wait_for("document.getElementById('status')?.textContent === 'live'")
+        token = "ce" * 32
+        assert curl(mock.tls_port, certs["multi"], ["apns-push-type: alert", "apns-topic: com.other.app"],
+                    token=token)[:2] == (400, "TopicDisallowed")
+        row = browser.wait_for(ROW_FOR_TOKEN.format(token=token))
+        browser.evaluate(f"document.querySelector('tr[data-id=\"{row['id']}\"]').click()")
+        detail = browser.wait_for(
+            "(t => t.includes('Client certificate') ? t : null)(document.getElementById('detail')?.textContent || '')")
+        for shown in ("UID=com.example.app", "development, production", "com.example.app, com.example.app.voip"):
+            assert shown in detail
+    finally:
+        browser.close()
