@@ -40,8 +40,10 @@ struct PushCommand: ParsableCommand {
     var keyID: String?
     @Option(name: .customLong("team-id"), help: ArgumentHelp("Your 10-character team ID.", valueName: "tid"))
     var teamID: String?
-    @Option(help: ArgumentHelp("A client certificate, PEM (certificate-based authentication: no token is sent). apns-mock certgen makes one for the mock.", valueName: "pem"))
+    @Option(help: ArgumentHelp("A client certificate, PEM or .p12 (certificate-based authentication: no token is sent). apns-mock certgen makes one for the mock.", valueName: "file"))
     var cert: String?
+    @Option(name: .customLong("cert-password"), help: ArgumentHelp("The password of a .p12 --cert.", valueName: "password"))
+    var certPassword: String?
     @Option(name: .customLong("cert-key"), help: ArgumentHelp("The --cert certificate's private key, PEM (default: in the --cert file).", valueName: "pem"))
     var certKey: String?
     @Option(help: ArgumentHelp("A named target and key from the profiles file.", valueName: "name"))
@@ -142,6 +144,7 @@ struct PushCommand: ParsableCommand {
         var tls = target.tls
         tls.clientCertificateFile = cert
         tls.clientKeyFile = certKey
+        tls.clientCertificatePassword = certPassword
         let sender = PushSender(configuration: PushSenderConfiguration(
             endpoint: target.endpoint, tls: tls, tokens: tokens, concurrency: concurrency, connections: connections,
             retries: retries, requestTimeout: timeout))

@@ -285,3 +285,13 @@ def test_inspector_shows_the_certificate(mock, certs):
             assert shown in detail
     finally:
         browser.close()
+
+
+def test_push_cli_sends_with_a_p12(mock, certs):
+    _, _, p12 = certs["development"]
+    sent = push_with(mock, "--cert", p12, "--cert-password", "apns-mock")
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+    assert record(mock, json.loads(sent.stdout.splitlines()[0])["apnsID"])["clientCertificate"]["bundleId"] == \
+        "com.example.app"
+    wrong = push_with(mock, "--cert", p12, "--cert-password", "nope")
+    assert wrong.returncode == 2 and "wrong --cert-password" in wrong.stderr
