@@ -1,9 +1,10 @@
 """Certificate-based provider authentication (TLS client certificates) with real clients that load certificates:
-curl --cert/--key, Python ssl + h2, httpx, aioapns (client_cert) and kalyke's VoIPCertificateClient. Certificates
-come from `apns-mock certgen` (the mock's TEST-ONLY CA, trusted by the server by default); an untrusted one is
-self-signed. Each APNs answer is covered: 200 with the topic defaulted to the bundle ID, TopicDisallowed, BadTopic,
-MissingTopic for a multi-topic certificate, BadCertificateEnvironment, BadCertificate, a Live Activity push refused,
-a token on a certificate connection ignored, and MissingProviderToken without either."""
+curl --cert/--key, Python ssl + h2, httpx, aioapns (client_cert), kalyke's VoIPCertificateClient, apns2-up (the
+PyAPNs2 family), and `apns-mock push --cert`. Certificates come from `apns-mock certgen` (the mock's TEST-ONLY CA,
+trusted by the server by default); an untrusted one is self-signed. Each APNs answer is covered: 200 with the topic
+defaulted to the bundle ID, TopicDisallowed, BadTopic, MissingTopic for a multi-topic certificate,
+BadCertificateEnvironment, BadCertificate, a Live Activity push refused, a token on a certificate connection ignored,
+and MissingProviderToken without either. (pyapns-client has no certificate option: token authentication only.)"""
 import asyncio
 import json
 import pathlib
@@ -295,3 +296,29 @@ def test_push_cli_sends_with_a_p12(mock, certs):
         "com.example.app"
     wrong = push_with(mock, "--cert", p12, "--cert-password", "nope")
     assert wrong.returncode == 2 and "wrong --cert-password" in wrong.stderr
+
+
+def test_pyapns2_family_certificate_credentials(mock, certs, tmp_path):
+    """apns2-up, the maintained PyAPNs2 fork (hyper): CertificateCredentials with one PEM holding certificate and key."""
+    from apns2 import errors
+    from apns2.client import APNsClient
+    from apns2.credentials import CertificateCredentials
+    from apns2.payload import Payload
+
+    cert, key, _ = certs["development"]
+    combined = tmp_path / "combined.pem"
+    combined.write_text(open(cert).read() + open(key).read())
+    credentials = CertificateCredentials(str(combined))
+    credentials._Credentials__ssl_context.load_verify_locations(CA)  # trust the mock's TEST-ONLY CA
+
+    class MockAPNsClient(APNsClient):
+        SANDBOX_SERVER = "localhost"
+        ALTERNATIVE_PORT = mock.tls_port
+
+    client = MockAPNsClient(credentials, use_sandbox=True, use_alternative_port=True)
+    client.send_notification(DEVICE, Payload(alert="hi"), topic="com.example.app")
+    with pytest.raises(errors.TopicDisallowed):
+        client.send_notification(DEVICE, Payload(alert="hi"), topic="com.other.app")
+    with urllib.request.urlopen(f"{mock.admin_url}/api/deliveries?token={DEVICE}", timeout=10) as response:
+        statuses = sorted(d["status"] for d in json.load(response)["deliveries"])
+    assert statuses == [200, 400]
