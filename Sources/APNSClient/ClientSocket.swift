@@ -158,6 +158,30 @@ final class ClientSocket {
         throw .connect(lastError)
     }
 
+    /// Loads a PKCS#12 bundle (`.p12`, as Keychain Access exports Apple's push certificates) as the client
+    /// certificate and key.
+    private static func usePKCS12(_ context: OpaquePointer, path: String, password: String) throws(HTTP2ClientError) {
+        guard let file = fopen(path, "rb") else {
+            throw .tls("cannot read the client certificate \(path): \(String(cString: strerror(errno)))")
+        }
+        let bundle = d2i_PKCS12_fp(file, nil)
+        fclose(file)
+        guard let bundle else { throw .tls("\(path) is not a PKCS#12 file: \(openSSLError())") }
+        defer { PKCS12_free(bundle) }
+        var key: OpaquePointer?
+        var certificate: OpaquePointer?
+        guard PKCS12_parse(bundle, password, &key, &certificate, nil) == 1, let key, let certificate else {
+            throw .tls("cannot open \(path) (wrong --cert-password?): \(openSSLError())")
+        }
+        defer {
+            EVP_PKEY_free(key)
+            X509_free(certificate)
+        }
+        guard SSL_CTX_use_certificate(context, certificate) == 1, SSL_CTX_use_PrivateKey(context, key) == 1 else {
+            throw .tls("cannot use the client certificate in \(path): \(openSSLError())")
+        }
+    }
+
     private func handshake(host: String, tls: TLSClientConfiguration, timeout: Double) throws(HTTP2ClientError) {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tls(Self.openSSLError()) }
         self.context = context
@@ -172,7 +196,9 @@ final class ClientSocket {
             SSL_CTX_set_default_verify_paths(context)
         }
         SSL_CTX_set_verify(context, tls.verifyPeer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nil)
-        if let certificate = tls.clientCertificateFile {
+        if let certificate = tls.clientCertificateFile, certificate.hasSuffix(".p12") || certificate.hasSuffix(".pfx") {
+            try Self.usePKCS12(context, path: certificate, password: tls.clientCertificatePassword ?? "")
+        } else if let certificate = tls.clientCertificateFile {
             guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1,
                   SSL_CTX_use_PrivateKey_file(context, tls.clientKeyFile ?? certificate, SSL_FILETYPE_PEM) == 1 else {
                 throw .tls("cannot load the client certificate \(certificate): \(Self.openSSLError())")
@@ -244,6 +270,8 @@ public struct TLSClientConfiguration: Sendable, Equatable {
     /// A client certificate (certificate-based authentication, A-CERT) and its key (nil: in the same file).
     public var clientCertificateFile: String?
     public var clientKeyFile: String?
+    /// The password of a `.p12` / `.pfx` `clientCertificateFile` (nil: empty).
+    public var clientCertificatePassword: String?
     /// Also offer `http/1.1` in ALPN, so that an HTTP/1.1-only server can say so (the conformance runner).
     public var offerHTTP11: Bool
 

@@ -91,6 +91,9 @@ public enum ServerCasePlan: Sendable, Equatable {
         if item.auth == "none" || mdm {
             return .skip("needs a server without token authentication (certificate-style)")
         }
+        if let auth = item.auth, auth.hasPrefix("certificate:") {
+            return .skip("needs a client certificate issued by the server's CA (\(auth))")
+        }
         switch item.auth ?? "valid" {
         case "valid": return .send(.valid, production: production)
         case "rejected:MissingProviderToken": return .send(.none, production: production)

@@ -7,7 +7,7 @@ private import CNative
 /// Every failing call drains OpenSSL's thread-local error queue, so that errors never leak into the TLS code
 /// sharing the thread.
 final class EVPKey: @unchecked Sendable {
-    private let pointer: OpaquePointer
+    let pointer: OpaquePointer
     let hasPrivateKey: Bool
 
     private init(taking pointer: OpaquePointer, hasPrivateKey: Bool) throws(CryptoError) {
@@ -129,7 +129,7 @@ final class EVPKey: @unchecked Sendable {
         guard group == "prime256v1" || group == "P-256" else { throw .notP256(found: "an EC key on \(group)") }
     }
 
-    private static func withMemoryBIO<T>(_ text: String, _ body: (OpaquePointer) -> T?) -> T? {
+    static func withMemoryBIO<T>(_ text: String, _ body: (OpaquePointer) -> T?) -> T? {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { buffer -> T? in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
@@ -138,7 +138,7 @@ final class EVPKey: @unchecked Sendable {
         }
     }
 
-    private static func writeToMemoryBIO(
+    static func writeToMemoryBIO(
         operation: String, _ write: (OpaquePointer) -> Int32
     ) throws(CryptoError) -> String {
         guard let bio = BIO_new(BIO_s_mem()) else {

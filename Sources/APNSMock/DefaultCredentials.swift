@@ -19,5 +19,7 @@ public enum DefaultCredentials {
     public static var serverCertificate: String { certsDirectory + "/server.pem" }
     public static var serverKey: String { certsDirectory + "/server.key" }
     public static var certificateAuthority: String { certsDirectory + "/dev-ca.pem" }
+    /// The CA's key, with which `apns-mock certgen` issues TEST-ONLY client certificates.
+    public static var certificateAuthorityKey: String { certsDirectory + "/dev-ca.key" }
     public static var signingKey: String { certsDirectory + "/AuthKey_\(keyID).p8" }
 }

@@ -23,10 +23,12 @@ final class DeliveryRecorder: Sendable {
         then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
         let verdict = draft.verdict
+        var tls = request.connection.tls
+        tls?.clientCertificate = nil  // kept as `clientCertificate`, summarised
         let record = DeliveryRecord(
             receivedAt: request.receivedAt, connectionID: request.connection.id,
             clientAddress: request.connection.remoteAddress, environment: verdict.environment,
-            tls: request.connection.tls, method: request.method, path: request.path,
+            tls: tls, method: request.method, path: request.path,
             deviceToken: verdict.deviceToken, headers: Self.recordedHeaders(request),
             providerToken: Self.providerTokenSummary(verdict.findings),
             payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: draft.apnsID,
@@ -34,7 +36,8 @@ final class DeliveryRecorder: Sendable {
             ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
             topic: verdict.topic,
             liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
-            latencyMicroseconds: latencyMicroseconds, injected: draft.injected)
+            latencyMicroseconds: latencyMicroseconds, injected: draft.injected,
+            clientCertificate: request.connection.tls?.clientCertificate.map(ClientCertificateSummary.init))
         let metrics = metrics
         let health = health
         store.append(record) { result in

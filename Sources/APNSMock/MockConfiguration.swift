@@ -59,6 +59,9 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     public struct TLSSettings: Codable, Sendable, Equatable {
         public var certificate: String?
         public var privateKey: String?
+        /// PEM CA certificates that client (provider) certificates must chain to; nil: `certs/dev-ca.pem`, the CA
+        /// `apns-mock certgen` issues from (docs/authentication.md, "Certificate-based authentication").
+        public var clientCertificateAuthority: String?
         public init() {}
     }
 
@@ -71,6 +74,8 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
         public var nonJSONBody: String?
         /// Well-formed tokens the registry does not declare (when it declares some): `reject` (default) or `warn`.
         public var undeclaredTokens: String?
+        /// A bearer token on a certificate connection: `ignore` (default, A-SEND) or `verify`.
+        public var tokenOnCertificateConnection: String?
         public init() {}
     }
 

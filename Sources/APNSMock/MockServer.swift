@@ -80,7 +80,9 @@ public final class MockServer: Sendable {
             listeners: listeners,
             tls: TLSFiles(
                 certificateChainPath: configuration.tls.certificate ?? DefaultCredentials.serverCertificate,
-                privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey),
+                privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey,
+                clientCertificateAuthorityPath: configuration.tls.clientCertificateAuthority
+                    ?? DefaultCredentials.certificateAuthority),
             settings: configuration.limits.transportSettings,
             application: application, threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
             clock: clock, faults: connectionFaults)
@@ -176,6 +178,12 @@ public final class MockServer: Sendable {
         case nil, "reject": break
         case "warn": rules.undeclaredTokens = .acceptWithWarning
         case let other?: throw ConfigurationError.badFlag("rules.undeclaredTokens must be reject or warn, got \(other)")
+        }
+        switch settings.tokenOnCertificateConnection {
+        case nil, "ignore": break
+        case "verify": rules.tokenOnCertificateConnection = .verify
+        case let other?:
+            throw ConfigurationError.badFlag("rules.tokenOnCertificateConnection must be ignore or verify, got \(other)")
         }
         return rules
     }

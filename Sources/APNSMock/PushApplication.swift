@@ -26,7 +26,9 @@ final class PushApplication: HTTP2Application {
 
     func connectionOpened(_ connection: ConnectionInfo) -> any HTTP2ConnectionHandler {
         recorder.metrics.connectionOpened()
-        return PushConnection(application: self, authenticator: authentication?.makeAuthenticator())
+        return PushConnection(
+            application: self, authenticator: authentication?.makeAuthenticator(),
+            presentedCertificate: connection.tls?.clientCertificate != nil)
     }
 }
 
@@ -36,10 +38,11 @@ final class PushConnection: HTTP2ConnectionHandler {
     private let authenticator: ConnectionTokenAuthenticator?
     private var state: PushConnectionState
 
-    init(application: PushApplication, authenticator: ConnectionTokenAuthenticator?) {
+    /// A connection that presented a client certificate authenticates with it, so the stream limit starts high.
+    init(application: PushApplication, authenticator: ConnectionTokenAuthenticator?, presentedCertificate: Bool = false) {
         self.application = application
         self.authenticator = authenticator
-        state = PushConnectionState(requiresTokenAuthentication: authenticator != nil)
+        state = PushConnectionState(requiresTokenAuthentication: authenticator != nil && !presentedCertificate)
     }
 
     var initialMaxConcurrentStreams: UInt32 { state.announcedMaxConcurrentStreams }

@@ -65,6 +65,7 @@ public struct PushPipeline: Sendable {
             verdict = validator.applyingStrictMode(to: verdict)
         }
 
+        actions += Self.certificateRefusalActions(for: verdict, fault: fault)
         if let change = connection.streamLimitChange(hasAuthenticated: authenticator?.hasAuthenticated ?? false) {
             actions.append(change)
         }

@@ -93,6 +93,44 @@ extension DeliveryRecord {
                     alpn: try optionalString(tls, "alpn"), version: try string(tls, "version"),
                     cipher: try string(tls, "cipher"), serverName: try optionalString(tls, "serverName"))
             }),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let certificate = record.clientCertificate else { return }
+                writer.key("clientCertificate")
+                writer.beginObject()
+                writer.field("subject", certificate.subject)
+                if let bundleID = certificate.bundleID { writer.field("bundleId", bundleID) }
+                writer.field("environments", JSONValue.array(certificate.environments.map(JSONValue.string)))
+                writer.field("topics", JSONValue.array(certificate.topics.map(JSONValue.string)))
+                writer.field("trusted", certificate.trusted)
+                if let problem = certificate.problem { writer.field("problem", problem) }
+                writer.field("sha256", certificate.sha256)
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let certificate = try optionalObject(object, "clientCertificate") else { return }
+                func texts(_ key: String) throws(DeliveryRecordDecodingError) -> [String] {
+                    guard case .array(let items)? = certificate[key] else { return [] }
+                    var texts: [String] = []
+                    for item in items {
+                        guard case .string(let text) = item else {
+                            throw DeliveryRecordDecodingError(description: "clientCertificate.\(key) holds a non-string")
+                        }
+                        texts.append(text)
+                    }
+                    return texts
+                }
+                record.clientCertificate = ClientCertificateSummary(
+                    subject: try string(certificate, "subject"), bundleID: try optionalString(certificate, "bundleId"),
+                    environments: try texts("environments"), topics: try texts("topics"),
+                    trusted: certificate["trusted"] == .bool(true), problem: try optionalString(certificate, "problem"),
+                    sha256: try string(certificate, "sha256"))
+            },
+            search: { record, parts in
+                guard let certificate = record.clientCertificate else { return }
+                parts.append(certificate.subject)
+                if let bundleID = certificate.bundleID { parts.append(bundleID) }
+            }),
         .string("method", { $0.method }, { $0.method = $1 }),
         .string("path", { $0.path }, { $0.path = $1 }, searched: true),
         .optionalString("deviceToken", { $0.deviceToken }, { $0.deviceToken = $1 }, searched: true, column: "token"),

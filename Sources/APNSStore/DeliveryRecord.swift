@@ -56,6 +56,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public internal(set) var latencyMicroseconds: Int64
     /// Set when fault injection produced the answer (or withheld it).
     public internal(set) var injected: InjectedFault?
+    /// The client certificate the connection presented (certificate-based authentication), if any.
+    public internal(set) var clientCertificate: ClientCertificateSummary?
 
     public init(
         id: Int64 = 0, receivedAt: Timestamp, connectionID: UInt64, clientAddress: String,
@@ -64,7 +66,7 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         payload: [UInt8], status: Int, reason: String?, apnsID: String, apnsUniqueID: String? = nil,
         warnings: [PushWarning] = [], explanation: String? = nil, ruleID: String? = nil, strict: Bool = false,
         pushType: String?, topic: String?, liveActivity: LiveActivityOutcome? = nil, latencyMicroseconds: Int64,
-        injected: InjectedFault? = nil
+        injected: InjectedFault? = nil, clientCertificate: ClientCertificateSummary? = nil
     ) {
         self.id = id
         self.receivedAt = receivedAt
@@ -91,6 +93,7 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         self.liveActivity = liveActivity
         self.latencyMicroseconds = latencyMicroseconds
         self.injected = injected
+        self.clientCertificate = clientCertificate
     }
 
     /// APNs accepted the push (status 200).

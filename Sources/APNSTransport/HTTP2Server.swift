@@ -22,10 +22,13 @@ public struct ListenerConfiguration: Sendable, Equatable {
 public struct TLSFiles: Sendable, Equatable {
     public var certificateChainPath: String
     public var privateKeyPath: String
+    /// PEM certificates that client certificates must chain to (`PeerCertificate.verification`); nil: none trusted.
+    public var clientCertificateAuthorityPath: String?
 
-    public init(certificateChainPath: String, privateKeyPath: String) {
+    public init(certificateChainPath: String, privateKeyPath: String, clientCertificateAuthorityPath: String? = nil) {
         self.certificateChainPath = certificateChainPath
         self.privateKeyPath = privateKeyPath
+        self.clientCertificateAuthorityPath = clientCertificateAuthorityPath
     }
 }
 

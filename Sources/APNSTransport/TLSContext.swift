@@ -25,6 +25,12 @@ final class TLSContext: @unchecked Sendable {
         cnative_SSL_CTX_enable_h2_alpn(context)
         let sessionContext: [UInt8] = Array("apns-mock".utf8)
         _ = SSL_CTX_set_session_id_context(context, sessionContext, UInt32(sessionContext.count))
+        if let authority = files.clientCertificateAuthorityPath {
+            guard SSL_CTX_load_verify_locations(context, authority, nil) == 1 else {
+                throw TransportError.tls("cannot load client-certificate authority \(authority): \(Self.lastError())")
+            }
+            if let names = SSL_load_client_CA_file(authority) { SSL_CTX_set_client_CA_list(context, names) }
+        }
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, acceptAnyClientCertificate)
     }
 
@@ -43,7 +49,8 @@ final class TLSContext: @unchecked Sendable {
             alpn: (alpn?.isEmpty ?? true) ? nil : alpn,
             version: String(cString: SSL_get_version(ssl)),
             cipher: cipher,
-            serverName: cnative_SSL_get_servername(ssl).map { String(cString: $0) })
+            serverName: cnative_SSL_get_servername(ssl).map { String(cString: $0) },
+            clientCertificate: PeerCertificateReader.read(ssl))
     }
 
     static func lastError() -> String {
@@ -55,7 +62,7 @@ final class TLSContext: @unchecked Sendable {
     }
 }
 
-/// apns-mock authenticates senders by provider token only: it asks for a client certificate (so a sender
-/// configured for certificates can complete its handshake), accepts whatever is presented and never checks it.
-/// Certificate-based authentication is not emulated; the handshake never fails because of what the client presents.
+/// The handshake never fails because of what the client presents: the certificate is checked against
+/// `TLSFiles.clientCertificateAuthorityPath` and the outcome (`SSL_get_verify_result`) travels with the connection
+/// as `PeerCertificate.verification`, so that the application answers an untrusted certificate as it chooses.
 private let acceptAnyClientCertificate: @convention(c) (Int32, OpaquePointer?) -> Int32 = { _, _ in 1 }

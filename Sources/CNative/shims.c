@@ -27,6 +27,36 @@ const char *cnative_SSL_get_servername(const SSL *ssl) { return SSL_get_serverna
 
 void cnative_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }
 
+int cnative_X509_add_ext_conf(X509 *cert, X509 *issuer, int nid, const char *value) {
+    X509V3_CTX ctx;
+    X509V3_set_ctx(&ctx, issuer, cert, NULL, NULL, 0);
+    X509_EXTENSION *extension = X509V3_EXT_conf_nid(NULL, &ctx, nid, value);
+    if (extension == NULL) return 0;
+    int added = X509_add_ext(cert, extension, -1);
+    X509_EXTENSION_free(extension);
+    return added;
+}
+
+int cnative_X509_add_ext_der(X509 *cert, const char *oid, const unsigned char *der, int length) {
+    ASN1_OBJECT *object = OBJ_txt2obj(oid, 1);
+    ASN1_OCTET_STRING *value = ASN1_OCTET_STRING_new();
+    int added = 0;
+    if (object != NULL && value != NULL && ASN1_OCTET_STRING_set(value, der, length) == 1) {
+        X509_EXTENSION *extension = X509_EXTENSION_create_by_OBJ(NULL, object, 0, value);
+        if (extension != NULL) {
+            added = X509_add_ext(cert, extension, -1);
+            X509_EXTENSION_free(extension);
+        }
+    }
+    ASN1_OBJECT_free(object);
+    ASN1_OCTET_STRING_free(value);
+    return added;
+}
+
+int cnative_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name) {
+    return X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB);
+}
+
 sqlite3_destructor_type cnative_sqlite_transient(void) { return SQLITE_TRANSIENT; }
 
 int cnative_bound_port(int fd) {

@@ -63,6 +63,18 @@ public enum DeliveryExplanation {
             lines.append(indent(pretty(token.header ?? "(header did not decode)")))
             lines.append(indent(pretty(token.claims ?? "(claims did not decode)")))
         }
+        if let certificate = record.clientCertificate {
+            lines.append("")
+            lines.append(style.paint("Client certificate (certificate-based authentication)", .bold))
+            var facts = [
+                ("subject", certificate.subject), ("bundle ID", certificate.bundleID ?? "(none: no subject UID)"),
+                ("environment", certificate.environments.isEmpty ? "(none)" : certificate.environments.joined(separator: ", ")),
+                ("topics", certificate.topics.joined(separator: ", ")),
+                ("trusted", certificate.trusted ? "yes (issued by the mock's CA)" : "no"), ("sha256", certificate.sha256),
+            ]
+            if let problem = certificate.problem { facts.append(("problem", problem)) }
+            lines.append(contentsOf: aligned(facts))
+        }
         lines.append("")
         lines.append(style.paint("Payload (\(record.payload.count) bytes)", .bold))
         if let text = record.payloadText {

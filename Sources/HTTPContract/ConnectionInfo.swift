@@ -7,12 +7,17 @@ public struct TLSInfo: Sendable, Hashable, Codable {
     public var cipher: String
     /// The SNI host name the client sent, if any.
     public var serverName: String?
+    /// The client certificate, when the client presented one.
+    public var clientCertificate: PeerCertificate?
 
-    public init(alpn: String?, version: String, cipher: String, serverName: String?) {
+    public init(
+        alpn: String?, version: String, cipher: String, serverName: String?, clientCertificate: PeerCertificate? = nil
+    ) {
         self.alpn = alpn
         self.version = version
         self.cipher = cipher
         self.serverName = serverName
+        self.clientCertificate = clientCertificate
     }
 }
 

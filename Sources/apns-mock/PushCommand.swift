@@ -35,6 +35,12 @@ struct PushCommand: ParsableCommand {
 
     // Credentials
     @OptionGroup var signingKey: SigningKeyOptions
+    @Option(help: ArgumentHelp("A client certificate, PEM or .p12 (certificate-based authentication: no token is sent). apns-mock certgen makes one for the mock.", valueName: "file"))
+    var cert: String?
+    @Option(name: .customLong("cert-password"), help: ArgumentHelp("The password of a .p12 --cert.", valueName: "password"))
+    var certPassword: String?
+    @Option(name: .customLong("cert-key"), help: ArgumentHelp("The --cert certificate's private key, PEM (default: in the --cert file).", valueName: "pem"))
+    var certKey: String?
     @Option(help: ArgumentHelp("A named target and key from the profiles file.", valueName: "name"))
     var profile: String?
     @Option(name: .customLong("profiles-file"), help: ArgumentHelp("Profiles file (default .apns-mock/profiles.json, then ~/.config/apns-mock/profiles.json).", valueName: "file"))
@@ -101,6 +107,10 @@ struct PushCommand: ParsableCommand {
         if requests != nil, repeatCount > 1 { throw ValidationError("--repeat and --requests do not go together") }
         if let event, LiveActivityEventName(rawValue: event) == nil { throw ValidationError("--event is start, update or end, not \(event)") }
         if let priority = headers.priority, ![1, 5, 10].contains(priority) { throw ValidationError("--priority is 10, 5 or 1, not \(priority)") }
+        if certKey != nil, cert == nil { throw ValidationError("--cert-key goes with --cert FILE") }
+        if cert != nil, signingKey.keyFile != nil {
+            throw ValidationError("--cert (certificate-based) and --key-file (token-based) are two ways to authenticate; choose one")
+        }
     }
 
     func run() throws {
@@ -110,9 +120,14 @@ struct PushCommand: ParsableCommand {
             target = try PushTargetResolver.resolve(targetFlags, environment: environment, defaults: Self.defaults)
         } catch { throw CommandFailure.usage("\(error)") }
         let pushes = try builtPushes(target: target)
-        let tokens = try tokenCache(target)
+        // With a client certificate the connection authenticates with it and no token is sent (A-CERT).
+        let tokens = cert == nil ? try tokenCache(target) : nil
+        var tls = target.tls
+        tls.clientCertificateFile = cert
+        tls.clientKeyFile = certKey
+        tls.clientCertificatePassword = certPassword
         let sender = PushSender(configuration: PushSenderConfiguration(
-            endpoint: target.endpoint, tls: target.tls, tokens: tokens, concurrency: concurrency, connections: connections,
+            endpoint: target.endpoint, tls: tls, tokens: tokens, concurrency: concurrency, connections: connections,
             retries: retries, requestTimeout: timeout))
         let count = pushes.count == 1 ? repeatCount : pushes.count
         let printer = PushPrinter(

@@ -53,7 +53,7 @@ struct ConfigurationFileCheckTests {
     func knownKeysListed() {
         #expect(throws: ConfigurationError.self) { try ConfigurationFileCheck.check(Data(#"{"tls":{"cert":"x"}}"#.utf8), path: "f") }
         do { try ConfigurationFileCheck.check(Data(#"{"tls":{"cert":"x"}}"#.utf8), path: "f") } catch {
-            #expect(error.description.hasSuffix("(known keys here: \"certificate\", \"privateKey\")"))
+            #expect(error.description.hasSuffix("(known keys here: \"certificate\", \"clientCertificateAuthority\", \"privateKey\")"))
         }
     }
 

@@ -94,7 +94,8 @@ public struct ConformanceCase: Decodable, Sendable, CustomStringConvertible {
             headers: request.headers.map { HeaderField($0[0], $0[1]) }, body: Self.bodyBytes(request),
             streamID: streamID,
             connection: ConnectionInfo(
-                id: 1, remoteAddress: "in-memory", localPort: 0, tls: nil, environment: environment ?? .development))
+                id: 1, remoteAddress: "in-memory", localPort: 0, tls: ConformanceCertificates.tls(forAuth: auth),
+                environment: environment ?? .development))
     }
 
     public func ruleConfiguration() -> RuleConfiguration {

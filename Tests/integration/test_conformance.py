@@ -14,6 +14,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
+from conftest import BINARY
+from helpers.certificates import certgen, self_signed
 from helpers.h2client import H2Client
 from helpers.tokens import TEAM_ID, pyjwt_token
 
@@ -69,6 +71,24 @@ class LiveRunner:
             OTHER_KEY_ID: new_key(tmp_path, OTHER_KEY_ID),
         }
         self.servers = {}
+        self.certificates = {}
+
+    def certificate_for(self, case):
+        """The (cert, key) the case's connection presents (`auth: certificate:<kind>`), else None."""
+        auth = case.get("auth", "")
+        if not auth.startswith("certificate:"):
+            return None
+        kind = auth.split(":", 1)[1]
+        if kind not in self.certificates:
+            directory = self.tmp / f"certificate-{kind}"
+            if kind == "untrusted":
+                self.certificates[kind] = self_signed(directory)
+            elif kind == "multi-topic":
+                self.certificates[kind] = certgen(BINARY, directory, environment="both",
+                                                  topics=["com.example.app.voip"])[:2]
+            else:
+                self.certificates[kind] = certgen(BINARY, directory, environment=kind)[:2]
+        return self.certificates[kind]
 
     def server_for(self, case):
         group = server_group(case)
@@ -113,6 +133,8 @@ class LiveRunner:
     def authorization(self, case, client, request_path):
         """Prepares the connection for the case's auth expectation; returns the authorization header (or None)."""
         auth = case.get("auth", "valid")
+        if auth.startswith("certificate:"):
+            return None
         if auth in ("valid", "none"):
             return pyjwt_token() if auth == "valid" and not certificate_style(case) else None
         reason = auth.split(":", 1)[1]
@@ -167,7 +189,7 @@ def run_case(runner, case):
     server = runner.server_for(case)
     request = case["request"]
     port = server.production_port if case.get("environment") == "production" else server.tls_port
-    client = H2Client(port, ca=server.ca_path, timeout=10)
+    client = H2Client(port, ca=server.ca_path, timeout=10, cert=runner.certificate_for(case))
     try:
         authorization = runner.authorization(case, client, request["path"])
         for earlier in case.get("before", []):

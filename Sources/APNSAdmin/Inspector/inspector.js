@@ -232,6 +232,14 @@ async function showDelivery(id) {
       el("pre", { id: "detail-jwt-header" }, pretty(d.providerToken.header)),
       el("pre", { id: "detail-jwt-claims" }, pretty(d.providerToken.claims))));
   }
+  if (d.clientCertificate) {
+    const c = d.clientCertificate;
+    parts.push(...section("Client certificate", definitionList([
+      ["subject", c.subject], ["bundle ID", c.bundleId], ["environment", (c.environments || []).join(", ")],
+      ["topics", (c.topics || []).join(", ")], ["trusted", c.trusted ? "yes" : "no"], ["problem", c.problem],
+      ["sha256", c.sha256],
+    ])));
+  }
   const payload = d.payload !== undefined ? pretty(d.payload) : "(binary, base64) " + d.payloadBase64;
   parts.push(...section("Payload", el("pre", { id: "detail-payload" }, payload)));
   detail.replaceChildren(...parts);

@@ -9,7 +9,11 @@ extension PushRule {
     /// connections only (`liveactivity`, `location`: A-SEND, A-LA, WWDC23 10185, DTS in F-712499) are refused with
     /// `RuleConfiguration.tokenOnlyPushWithoutToken` (default `400 TopicDisallowed`, what a certificate connection
     /// was observed to get for a Live Activity push: jerryliurui/Live-Activities-Demo-NBA-Score#1).
+    ///
+    /// A connection that presented a client certificate is judged by `authenticateCertificate` instead
+    /// (PushRule+Certificate.swift).
     public static let authenticationProviderToken = PushRule(id: "auth.provider-token") { evaluation in
+        if let certificate = usesCertificate(evaluation) { return authenticateCertificate(certificate, &evaluation) }
         guard let authenticator = evaluation.authenticator else {
             let pushType = evaluation.effectivePushType
             guard pushType.requiresTokenAuthentication else { return nil }

@@ -2,8 +2,8 @@ extension PushRule {
     /// `apns-topic` must be present and non-empty, else `400 MissingTopic`.
     ///
     /// Source: A-SEND ("Required"), A-RESP (`MissingTopic`); A-SEND. APNs defaults the topic for single-topic
-    /// certificates; the mock has no certificate to read it from, so the topic is always required (as pushy's mock
-    /// does with token auth).
+    /// certificates: on a certificate connection the authentication step has already filled it in
+    /// (`CertificateAuthenticator`); with token auth the topic is always required (as pushy's mock does).
     public static let topicPresent = PushRule(id: "topic.present") { evaluation in
         guard let topic = evaluation.facts.topic, !topic.allSatisfy({ $0 == " " || $0 == "\t" }) else {
             return RuleRejection(

@@ -42,6 +42,9 @@ public enum PushWarningCode: String, Sendable, Codable, CaseIterable, Hashable {
     /// The registry declares tokens but not this one, and the configuration accepts it
     /// (`UndeclaredTokenPolicy.acceptWithWarning`).
     case undeclaredDeviceToken = "undeclared-device-token"
+    /// A bearer token on a connection that authenticated with a client certificate: APNs ignores it (A-SEND), so a
+    /// bad token would go unnoticed (`RuleConfiguration.tokenOnCertificateConnection`).
+    case tokenOnCertificateConnection = "token-on-certificate-connection"
 
     /// A warning with this code and `message`.
     public func warning(_ message: String) -> PushWarning {

@@ -16,6 +16,8 @@ public struct RuleConfiguration: Sendable, Codable, Hashable {
     /// Reject device tokens longer than this many hex digits; nil = no limit (A-SEND: "Don't make assumptions about
     /// device token size"; Apple announced up to 100 bytes, A-REG).
     public var maximumDeviceTokenHexLength: Int?
+    /// A bearer token on a connection that presented a client certificate (`TokenOnCertificateConnection`).
+    public var tokenOnCertificateConnection: TokenOnCertificateConnection = .ignore
 
     public init(
         environmentOverride: APNsEnvironment? = nil,
@@ -75,4 +77,14 @@ public enum UndeclaredTokenPolicy: String, Sendable, Codable, Hashable {
     case reject
     /// Accept (200) and warn `undeclared-device-token`.
     case acceptWithWarning
+}
+
+/// What a bearer token means on a connection that presented a client certificate. A-SEND says of `authorization`:
+/// "APNs ignores this header if you use certificate-based authentication"; whether APNs verifies it anyway is not
+/// observed, so the other reading is a switch (docs/rules.md, "Choices for unknowns").
+public enum TokenOnCertificateConnection: String, Sendable, Codable, Hashable {
+    /// The certificate authenticates; the token is not checked and the record warns `token-on-certificate-connection`.
+    case ignore
+    /// The token is checked as on a token connection and decides; the certificate is only recorded.
+    case verify
 }

@@ -15,7 +15,7 @@ indirect enum ConfigurationKeySchema: Sendable {
     static let configuration: ConfigurationKeySchema = .object([
         "environment": .value, "host": .value, "port": .value, "h2cPort": .value, "productionPort": .value,
         "admin": .object(["host": .value, "port": .value, "token": .value]),
-        "tls": .object(["certificate": .value, "privateKey": .value]),
+        "tls": .object(["certificate": .value, "privateKey": .value, "clientCertificateAuthority": .value]),
         "dataDir": .value, "threads": .value,
         "teams": .array(.object([
             "teamID": .value, "bundleIDs": .array(.value),
@@ -34,7 +34,8 @@ indirect enum ConfigurationKeySchema: Sendable {
             "token": .value, "bundleID": .value, "kind": .value, "topicSuffix": .value, "environment": .value,
             "state": .value, "stateSince": .value,
         ])),
-        "rules": .object(["strict": .array(.value), "strictAll": .value, "nonJSONBody": .value, "undeclaredTokens": .value]),
+        "rules": .object(["strict": .array(.value), "strictAll": .value, "nonJSONBody": .value, "undeclaredTokens": .value,
+            "tokenOnCertificateConnection": .value]),
         "liveActivities": .object([
             "sources": .array(.value), "schemaFiles": .array(.value), "schemas": .open, "budgetPerHour": .value,
             "frequentUpdates": .value, "issueUpdateTokens": .value, "strict": .value,

@@ -24,6 +24,8 @@
 #include <openssl/bn.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/pkcs12.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
@@ -52,6 +54,13 @@ void cnative_SSL_CTX_enable_h2_alpn(SSL_CTX *ctx);
 const char *cnative_SSL_get_servername(const SSL *ssl);
 /// Frees a string allocated by OpenSSL.
 void cnative_OPENSSL_free(void *ptr);
+/// Writes `name` to `bio` on one line in RFC 2253 form (XN_FLAG_RFC2253 is a macro); <0 on failure.
+int cnative_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name);
+/// Adds a standard extension to `cert` from its openssl.cnf text (`critical,CA:FALSE`), issuer context `issuer`
+/// (X509V3_set_ctx is a macro-laden struct setup); 1 on success.
+int cnative_X509_add_ext_conf(X509 *cert, X509 *issuer, int nid, const char *value);
+/// Adds a non-critical extension with dotted `oid` whose value is the DER `der`; 1 on success.
+int cnative_X509_add_ext_der(X509 *cert, const char *oid, const unsigned char *der, int length);
 
 // ---- socket and libevent helpers shared by the transport and the admin server -------------------------
 /// The local port a bound socket listens on (IPv4 or IPv6), or -1 when getsockname fails.

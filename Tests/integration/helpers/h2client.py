@@ -29,13 +29,16 @@ class Response:
 
 
 class H2Client:
-    def __init__(self, port, tls=True, alpn=True, host="127.0.0.1", server_name="localhost", ca=None, timeout=10):
+    def __init__(self, port, tls=True, alpn=True, host="127.0.0.1", server_name="localhost", ca=None, timeout=10,
+                 cert=None):
         raw = socket.create_connection((host, port), timeout=timeout)
         self.selected_alpn = None
         if tls:
             context = ssl.create_default_context(cafile=ca) if ca else ssl._create_unverified_context()
             if alpn:
                 context.set_alpn_protocols(["h2"])
+            if cert:  # (certificate PEM, key PEM): certificate-based provider authentication
+                context.load_cert_chain(cert[0], cert[1])
             self.sock = context.wrap_socket(raw, server_hostname=server_name)
             self.selected_alpn = self.sock.selected_alpn_protocol()
         else:

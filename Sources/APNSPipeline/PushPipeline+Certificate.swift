@@ -1,0 +1,15 @@
+import APNSCore
+
+extension PushPipeline {
+    /// A push refused for its certificate (`BadCertificate`, `BadCertificateEnvironment`) is answered on its stream
+    /// (A-RESP lists both as 403) and the connection is then ended with GOAWAY `NO_ERROR` carrying
+    /// `{"reason":"…"}`, as APNs was observed to end such connections (apns2#93, pushy#312):
+    /// every later push on it would be refused the same way. Only the rules' own answer does this: an injected
+    /// fault or a strict answer that happens to use these reasons keeps its own connection actions.
+    static func certificateRefusalActions(for verdict: Verdict, fault: ScriptedOutcome?) -> [ConnectionAction] {
+        guard fault?.replacesAnswer != true, !verdict.isStrictMockAnswer, let reason = verdict.reason,
+            reason == .badCertificate || reason == .badCertificateEnvironment
+        else { return [] }
+        return [.goAway(errorCode: 0, debugData: goAwayDebugData(reason: reason.rawValue))]
+    }
+}
