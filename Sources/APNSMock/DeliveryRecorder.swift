@@ -37,6 +37,11 @@ final class DeliveryRecorder: Sendable {
             topic: verdict.topic,
             liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
             latencyMicroseconds: latencyMicroseconds, injected: draft.injected)
+        append(record, then: send)
+    }
+
+    /// Stores a finished record and counts it; `send(true)` once durable, `send(false)` when the store failed.
+    func append(_ record: DeliveryRecord, then send: @escaping @Sendable (_ stored: Bool) -> Void) {
         let metrics = metrics
         let health = health
         store.append(record) { result in
