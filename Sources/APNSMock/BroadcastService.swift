@@ -163,7 +163,7 @@ struct BroadcastFanOut: Sendable, Codable, Hashable {
         return deliveries.isEmpty ? "broadcastNoSubscribers" : "broadcastFanOut"
     }
 
-    /// One line per subscribed activity: `<token>: <outcome> — <explanation>`.
+    /// One part per subscribed activity, `<token>: <outcome> — <explanation>`, separated by `; `.
     var explanation: String {
         if startRefused {
             return "a broadcast cannot start a Live Activity (A-LA): channel \(channelID) delivered nothing; start activities with a push-to-start token and input-push-channel"
@@ -172,13 +172,34 @@ struct BroadcastFanOut: Sendable, Codable, Hashable {
             return "channel \(channelID) has no subscribed activity on the simulated device: the broadcast reached nobody"
         }
         let lines = deliveries.map { "\($0.activityToken): \($0.outcome) — \($0.explanation)" }
-        return "channel \(channelID) fanned out to \(deliveries.count) subscribed activit\(deliveries.count == 1 ? "y" : "ies"):\n"
-            + lines.joined(separator: "\n")
+        return "channel \(channelID) fanned out to \(deliveries.count) subscribed activit\(deliveries.count == 1 ? "y" : "ies"): "
+            + lines.joined(separator: "; ")
     }
 }
 
-/// `GET /api/config/channels`: every live channel with its app, environment, storage policy and subscribed
-/// activities' tokens.
+/// `GET /api/config/channels`: every live channel with its app, environment, storage policy, creation time and
+/// subscribed activities' tokens.
 struct ChannelsView: Encodable {
-    var channels: [BroadcastChannel]
+    struct Channel: Encodable {
+        var id: String
+        var bundleID: String
+        var environment: APNsEnvironment
+        /// `message-storage-policy`: 0 no message stored, 1 most recent message stored (A-CHAN).
+        var storagePolicy: Int
+        /// ISO 8601, UTC.
+        var createdAt: String
+        var subscribers: [String]
+    }
+
+    var channels: [Channel]
+
+    init(channels: [BroadcastChannel]) {
+        let format = ISO8601DateFormatter()
+        self.channels = channels.map {
+            Channel(
+                id: $0.id, bundleID: $0.bundleID, environment: $0.environment, storagePolicy: $0.storagePolicy.rawValue,
+                createdAt: format.string(from: Date(timeIntervalSince1970: $0.createdAt.secondsSinceEpoch)),
+                subscribers: $0.subscribers)
+        }
+    }
 }

@@ -91,6 +91,9 @@ struct PushCommand: ParsableCommand {
     @Option(name: .customLong("input-push-channel"), help: ArgumentHelp("aps.input-push-channel (start, broadcast channel).", valueName: "id"))
     var inputPushChannel: String?
 
+    @Option(help: ArgumentHelp("Broadcast to this channel (POST /4/broadcasts/apps/BUNDLE) instead of a device token.", valueName: "id"))
+    var channel: String?
+
     // Many pushes
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Send the push N times.", valueName: "n"))
     var repeatCount: Int = 1
@@ -113,7 +116,8 @@ struct PushCommand: ParsableCommand {
         if connections < 1 || connections > 1000 { throw ValidationError("--connections is between 1 and 1000") }
         if retries < 0 { throw ValidationError("--retries is 0 or more") }
         if !(timeout > 0) { throw ValidationError("--timeout is a positive number of seconds") }
-        if requests == nil, deviceToken == nil { throw ValidationError("give --device-token HEX (or --requests FILE)") }
+        if requests == nil, deviceToken == nil, channel == nil { throw ValidationError("give --device-token HEX (or --channel ID, or --requests FILE)") }
+        if channel != nil, deviceToken != nil { throw ValidationError("--channel and --device-token do not go together") }
         if requests != nil, repeatCount > 1 { throw ValidationError("--repeat and --requests do not go together") }
         if let pushType, PushType(rawValue: pushType) == nil {
             throw ValidationError("--push-type \(pushType) is not one of \(PushType.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -197,6 +201,7 @@ struct PushCommand: ParsableCommand {
         push.timestamp = timestamp
         push.inputPushToken = inputPushToken
         push.inputPushChannel = inputPushChannel
+        push.channelID = channel
         if let payload { push.payload = try Self.readInput(payload, what: "--payload") }
         return push
     }

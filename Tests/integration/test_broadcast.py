@@ -256,3 +256,38 @@ def test_broadcast_send_answers_on_every_host_name_libraries_use(start_server):
             response = broadcast(http, server, channel, {"event": "update", "timestamp": 1, "content-state": {}},
                                  {"host": host})
             assert response.status_code == 200, (host, response.text)
+
+
+def test_the_reference_sender_manages_channels_and_broadcasts(start_server):
+    """`apns-mock channels create|list|get|delete` and `apns-mock push --channel` against the live server."""
+    import subprocess
+    from conftest import BINARY, CA
+    server = serve(start_server)
+    manage = ["--url", f"https://localhost:{server.announcement['manage_port']}", "--ca-file", CA]
+
+    def run(*args):
+        return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=30)
+
+    created = run("channels", "create", "--storage-policy", "0", "--json", *manage)
+    assert created.returncode == 0, created.stderr
+    channel = json.loads(created.stdout)["apns-channel-id"]
+    listed = run("channels", "list", "--json", *manage)
+    assert json.loads(listed.stdout)["body"] == {"channels": [channel]}
+    assert json.loads(run("channels", "get", channel, "--json", *manage).stdout)["body"]["message-storage-policy"] == 0
+
+    push = ["--url", f"https://localhost:{server.tls_port}", "--ca-file", CA, "--admin-url", server.admin_url]
+    started = run("push", *push, "--device-token", START_TOKEN, "--event", "start", "--attributes-type", "Score",
+                  "--attributes", "{}", "--content-state", '{"score":0}', "--alert-title", "Kick-off",
+                  "--input-push-channel", channel)
+    assert started.returncode == 0, started.stdout + started.stderr
+    sent = run("push", *push, "--channel", channel, "--event", "update", "--content-state", '{"score":1}', "--json")
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+    assert json.loads(sent.stdout.splitlines()[0])["status"] == 200
+    assert admin(server, f"/api/activities/{START_TOKEN}")["contentState"] == {"score": 1}
+    refused = run("push", *push, "--channel", channel, "--event", "update", "--content-state", "{}",
+                  "--expiration", "4102444800")
+    assert refused.returncode == 1 and "BadExpirationDate" in refused.stdout
+
+    assert run("channels", "delete", channel, *manage).returncode == 0
+    gone = run("channels", "get", channel, *manage)
+    assert gone.returncode == 1 and "ChannelNotRegistered" in gone.stdout
