@@ -291,3 +291,75 @@ def test_the_reference_sender_manages_channels_and_broadcasts(start_server):
     assert run("channels", "delete", channel, *manage).returncode == 0
     gone = run("channels", "get", channel, *manage)
     assert gone.returncode == 1 and "ChannelNotRegistered" in gone.stdout
+
+
+def _conformance_cases():
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[2] / "Conformance" / "cases" / "broadcast.json"
+    return json.loads(path.read_text())["cases"]
+
+
+@pytest.fixture(scope="module")
+def conformance_servers(tmp_path_factory):
+    """One live server per distinct case configuration; the team owns com.example.app and com.example.nobroadcast."""
+    from conftest import MockServer
+    servers = {}
+    for case in _conformance_cases():
+        key = json.dumps(case.get("configuration") or {}, sort_keys=True)
+        if key in servers:
+            continue
+        config = {"broadcast": case.get("configuration") or {},
+                  "teams": [{"teamID": "TEAM123456", "bundleIDs": [BUNDLE, "com.example.nobroadcast"],
+                             "keys": [{"keyID": "ABC123DEFG", "p8": "certs/AuthKey_ABC123DEFG.p8"}]}]}
+        path = tmp_path_factory.mktemp("broadcast-conformance") / "config.json"
+        path.write_text(json.dumps(config))
+        servers[key] = MockServer(["--manage-port", "0", "--config", str(path)])
+    yield servers
+    for server in servers.values():
+        assert server.stop() == 0
+
+
+def _body(request):
+    if "bodySize" in request:
+        prefix = b'{"aps":{},"p":"'
+        return prefix + b"a" * (request["bodySize"] - len(prefix) - 2) + b'"}'
+    return request.get("body", "").encode()
+
+
+@pytest.mark.parametrize("case", _conformance_cases(), ids=lambda case: case["id"])
+def test_broadcast_conformance_case_over_http2(conformance_servers, case):
+    """Conformance/cases/broadcast.json against the live server: channels set up through the management API."""
+    server = conformance_servers[json.dumps(case.get("configuration") or {}, sort_keys=True)]
+    ids = {}
+    with client(server) as http:
+        if case.get("setup") == "channels":
+            deleted = create(http, server).headers["apns-channel-id"]
+            assert http.delete(manage_url(server, "channels"), headers=auth({"apns-channel-id": deleted})).status_code == 204
+            ids = {"{deletedChannel}": deleted, "{channel}": create(http, server).headers["apns-channel-id"],
+                   "{noStoreChannel}": create(http, server, policy=0).headers["apns-channel-id"]}
+
+    def substitute(text):
+        for placeholder, value in ids.items():
+            text = text.replace(placeholder, value)
+        return text
+
+    request = case["request"]
+    headers = [(name, substitute(value)) for name, value in request["headers"]]
+    authorization = {"rejected:MissingProviderToken": None,
+                     "rejected:InvalidProviderToken": jwt_token()[:-6] + "AAAAAA",
+                     "rejected:ExpiredProviderToken": pyjwt_token(iat=int(time.time()) - 7200)}.get(
+        case.get("auth", "valid"), jwt_token())
+    if authorization:
+        headers.insert(0, ("authorization", f"bearer {authorization}"))
+    port = server.announcement["manage_port"] if case.get("listener") == "manage" else server.tls_port
+    with client(server) as http:
+        response = http.request(request["method"], f"https://localhost:{port}{substitute(request['path'])}",
+                                headers=headers, content=_body(request))
+    expect = case["expect"]
+    assert response.http_version == "HTTP/2"
+    assert response.status_code == expect["status"], response.text
+    if expect["reason"]:
+        assert response.json() == {"reason": expect["reason"]}
+    request_id = response.headers["apns-request-id"]
+    record = admin(server, f"/api/deliveries/{request_id}")
+    assert sorted(w["code"] for w in record["warnings"]) == sorted(expect["warnings"])
