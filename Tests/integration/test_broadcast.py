@@ -363,3 +363,31 @@ def test_broadcast_conformance_case_over_http2(conformance_servers, case):
     request_id = response.headers["apns-request-id"]
     record = admin(server, f"/api/deliveries/{request_id}")
     assert sorted(w["code"] for w in record["warnings"]) == sorted(expect["warnings"])
+
+
+def test_the_inspector_lists_channels_and_their_subscribed_activities(start_server):
+    """Headless Chromium: the Live Activities view shows each channel with its subscribers; a subscriber opens
+    its activity."""
+    from test_inspector import Browser
+    server = serve(start_server)
+    now = int(time.time())
+    with client(server) as http:
+        channel = create(http, server).headers["apns-channel-id"]
+        start = http.post(
+            f"https://localhost:{server.tls_port}/3/device/{START_TOKEN}",
+            headers={"authorization": f"bearer {jwt_token()}", "apns-topic": LA_TOPIC, "apns-push-type": "liveactivity"},
+            content=json.dumps({"aps": {"event": "start", "timestamp": now, "attributes-type": "Score",
+                                        "attributes": {}, "content-state": {"score": 0},
+                                        "alert": {"title": "Kick-off", "body": "0-0"}, "input-push-channel": channel}}))
+        assert start.status_code == 200
+    browser = Browser()
+    try:
+        browser.call("Page.navigate", url=f"{server.admin_url}/#activity={START_TOKEN}")
+        browser.wait_for("document.querySelectorAll('#channels tbody tr').length === 1")
+        cells = browser.evaluate("[...document.querySelectorAll('#channels tbody tr td')].map(td => td.textContent)")
+        assert cells[0] == channel and cells[1] == BUNDLE and cells[2] == "development"
+        assert browser.evaluate("document.getElementById('channels-empty').hidden") is True
+        browser.evaluate("document.querySelector('#channels tbody a').click()")
+        browser.wait_for("document.getElementById('activity-detail').hidden === false")
+    finally:
+        browser.close()
