@@ -391,3 +391,23 @@ def test_the_inspector_lists_channels_and_their_subscribed_activities(start_serv
         browser.wait_for("document.getElementById('activity-detail').hidden === false")
     finally:
         browser.close()
+
+
+def test_channels_belong_to_one_environment(start_server):
+    """A channel created on the production management listener serves production sends only (A-CHAN)."""
+    server = start_server("--manage-port", "0", "--production-port", "0", "--production-manage-port", "0")
+    production_manage = server.announcement["production_manage_port"]
+    with client(server) as http:
+        created = http.post(f"https://localhost:{production_manage}/1/apps/{BUNDLE}/channels", headers=auth(),
+                            content=b'{"message-storage-policy": 1, "push-type": "LiveActivity"}')
+        assert created.status_code == 201, created.text
+        channel = created.headers["apns-channel-id"]
+        headers = auth({"apns-channel-id": channel, "apns-push-type": "liveactivity", "apns-priority": "10",
+                        "apns-expiration": "0"})
+        body = json.dumps({"aps": {"event": "update", "timestamp": 1, "content-state": {}}})
+        production = http.post(f"https://localhost:{server.production_port}/4/broadcasts/apps/{BUNDLE}",
+                               headers=headers, content=body)
+        assert production.status_code == 200, production.text
+        development = http.post(send_url(server), headers=headers, content=body)
+        assert development.status_code == 400 and development.json() == {"reason": "ChannelNotRegistered"}
+        assert http.get(manage_url(server, "all-channels"), headers=auth()).json() == {"channels": []}
