@@ -77,9 +77,10 @@ public enum ServerCasePlan: Sendable, Equatable {
 
     /// Cases that need server-side set-up a peer cannot be given (declared tokens, rule switches, a server
     /// without token authentication, other teams' keys) are skipped with the reason.
-    public static func plan(_ item: ServerCase, hasProductionURL: Bool) -> ServerCasePlan {
-        if item.setup != nil || item.listener != nil {
-            return .skip("needs broadcast channels set up through the channel-management listener (Tests/integration/test_broadcast.py runs these)")
+    /// Broadcast cases (`setup`, `listener`) need the peer's channel-management endpoint (`hasManageURL`).
+    public static func plan(_ item: ServerCase, hasProductionURL: Bool, hasManageURL: Bool = false) -> ServerCasePlan {
+        if BroadcastCaseGrader.isBroadcastCase(item), !hasManageURL {
+            return .skip("needs the channel-management endpoint to set up channels (give --manage-url)")
         }
         if item.registry == "declared" {
             return .skip("needs the case table's declared device tokens on the server (registry)")

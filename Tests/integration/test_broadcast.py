@@ -2,6 +2,7 @@
 listener (create, read, list, delete), broadcast sends on the push listener, every reason of the broadcast error
 table, the fan-out to activities subscribed with input-push-channel, and channels surviving a restart."""
 import json
+import pathlib
 import ssl
 import tempfile
 import time
@@ -411,3 +412,24 @@ def test_channels_belong_to_one_environment(start_server):
         development = http.post(send_url(server), headers=headers, content=body)
         assert development.status_code == 400 and development.json() == {"reason": "ChannelNotRegistered"}
         assert http.get(manage_url(server, "all-channels"), headers=auth()).json() == {"channels": []}
+
+
+def test_conformance_server_grades_the_broadcast_cases(start_server):
+    """`apns-mock conformance server --manage-url` replays Conformance/cases/broadcast.json against a live mock; the
+    cases that need server configuration are skipped with the reason."""
+    import subprocess
+    from conftest import BINARY
+    server = serve(start_server)
+    cases = str(pathlib.Path(__file__).resolve().parents[2] / "Conformance" / "cases" / "broadcast.json")
+    result = subprocess.run(
+        [BINARY, "conformance", "server", f"https://localhost:{server.tls_port}",
+         "--manage-url", f"https://localhost:{server.announcement['manage_port']}", "--admin-url", server.admin_url,
+         "--cases", cases], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    skipped = [line for line in result.stdout.splitlines() if line.startswith("skip")]
+    assert len(skipped) == 3 and all("needs a server configured with" in line for line in skipped), skipped
+    assert "0 failed" in result.stdout
+    without = subprocess.run(
+        [BINARY, "conformance", "server", f"https://localhost:{server.tls_port}", "--cases", cases],
+        capture_output=True, text=True, timeout=120)
+    assert "give --manage-url" in without.stdout and "0 passed" in without.stdout
