@@ -15,6 +15,8 @@ final class BroadcastService: Sendable {
     let clock: any WallClock
     /// `channels.json` in the data directory; nil keeps channels in memory only.
     let statePath: String?
+    /// Serializes saves: each takes its snapshot under the lock, so the last file written is the newest state.
+    private let saving = Locked(())
 
     /// The file name of the saved channels in the data directory.
     static let savedFileName = "channels.json"
@@ -133,12 +135,14 @@ final class BroadcastService: Sendable {
     /// Written after every change (create, delete, subscribe) so a crash loses no channel.
     func save() {
         guard let statePath else { return }
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            try encoder.encode(channels.snapshot).write(to: URL(fileURLWithPath: statePath), options: .atomic)
-        } catch {
-            FileHandle.standardError.write(Data("apns-mock: broadcast channels not saved to \(statePath): \(error)\n".utf8))
+        saving.withLock { _ in
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                try encoder.encode(channels.snapshot).write(to: URL(fileURLWithPath: statePath), options: .atomic)
+            } catch {
+                FileHandle.standardError.write(Data("apns-mock: broadcast channels not saved to \(statePath): \(error)\n".utf8))
+            }
         }
     }
 }
