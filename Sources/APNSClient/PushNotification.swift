@@ -32,6 +32,8 @@ public struct PushNotification: Sendable, Equatable {
     public var timestamp: Int?
     public var inputPushToken = false
     public var inputPushChannel: String?
+    /// A broadcast channel id: the push is a broadcast send to it (`BroadcastRequestBuilder`), not a device push.
+    public var channelID: String?
 
     public init(deviceToken: String) {
         self.deviceToken = deviceToken

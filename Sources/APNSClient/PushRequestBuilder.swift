@@ -6,6 +6,7 @@ import Foundation
 /// and a JSON body built from the flags. Pure: `now` is an input.
 public enum PushRequestBuilder {
     public static func build(_ push: PushNotification, now: Timestamp) throws(PushBuildError) -> BuiltPush {
+        if let channelID = push.channelID { return try BroadcastRequestBuilder.build(push, channelID: channelID, now: now) }
         let token = normalizedToken(push.deviceToken)
         guard !token.isEmpty else { throw PushBuildError("--device-token is empty") }
         // Letters other than a–f still go out (APNs answers BadDeviceToken, which is worth seeing); what cannot be

@@ -45,6 +45,10 @@ public struct ServerCase: Sendable, Decodable {
     public var auth: String?
     public var registry: String?
     public var configuration: JSONObject?
+    /// Broadcast cases (`cases/broadcast.json`): `channels` when channels must be created first.
+    public var setup: String?
+    /// Broadcast cases: `manage` when the case goes to the channel-management listener.
+    public var listener: String?
     public var expect: Expect
 
     /// Loads the case table (`{"cases": [...]}`).
@@ -75,7 +79,11 @@ public enum ServerCasePlan: Sendable, Equatable {
 
     /// Cases that need server-side set-up a peer cannot be given (declared tokens, rule switches, a server
     /// without token authentication, other teams' keys) are skipped with the reason.
-    public static func plan(_ item: ServerCase, hasProductionURL: Bool) -> ServerCasePlan {
+    /// Broadcast cases (`setup`, `listener`) need the peer's channel-management endpoint (`hasManageURL`).
+    public static func plan(_ item: ServerCase, hasProductionURL: Bool, hasManageURL: Bool = false) -> ServerCasePlan {
+        if BroadcastCaseGrader.isBroadcastCase(item), !hasManageURL {
+            return .skip("needs the channel-management endpoint to set up channels (give --manage-url)")
+        }
         if item.registry == "declared" {
             return .skip("needs the case table's declared device tokens on the server (registry)")
         }

@@ -38,6 +38,11 @@ final class DeliveryRecorder: Sendable {
             liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
             latencyMicroseconds: latencyMicroseconds, injected: draft.injected,
             clientCertificate: request.connection.tls?.clientCertificate.map(ClientCertificateSummary.init))
+        append(record, then: send)
+    }
+
+    /// Stores a finished record and counts it; `send(true)` once durable, `send(false)` when the store failed.
+    func append(_ record: DeliveryRecord, then send: @escaping @Sendable (_ stored: Bool) -> Void) {
         let metrics = metrics
         let health = health
         store.append(record) { result in

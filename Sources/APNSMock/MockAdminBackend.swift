@@ -29,12 +29,16 @@ final class MockAdminBackend: AdminBackend {
     let started = Date()
     let summary: @Sendable () -> [String: String]
     let storeHealth: StoreHealth
+    /// Broadcast channels and their subscribers (`GET /api/config/channels`; docs/broadcast.md).
+    let channels: ChannelRegistry?
 
     init(
         tokens: DeviceTokenRegistry, keys: SigningKeyRegistry?, scripted: ScriptedAnswers,
         connectionFaults: ConnectionFaults = ConnectionFaults(), liveActivities: LiveActivityService?, metrics: Metrics,
-        clock: any WallClock, storeHealth: StoreHealth = StoreHealth(), summary: @escaping @Sendable () -> [String: String]
+        clock: any WallClock, storeHealth: StoreHealth = StoreHealth(), summary: @escaping @Sendable () -> [String: String],
+        channels: ChannelRegistry? = nil
     ) {
+        self.channels = channels
         self.storeHealth = storeHealth
         self.clock = clock
         self.tokens = tokens
@@ -89,6 +93,7 @@ final class MockAdminBackend: AdminBackend {
                 bundleIDs: (keys?.bundleIDsByTeam ?? [:]).mapValues { $0.sorted() }))
         case "faults": return encode(scripted.engine.statuses.map(FaultStatusView.init))
         case "serverFaults": return encode(connectionFaults.current)
+        case "channels": return encode(ChannelsView(channels: channels?.allChannels ?? []))
         default: return .error(404, "unknown configuration section \(section): use tokens, keys or faults")
         }
     }

@@ -18,6 +18,13 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     public var h2cPort: Int?
     /// An extra TLS listener that stands for the production environment (nil: none).
     public var productionPort: Int?
+    /// TLS channel-management listener of the main environment (Apple: 2195 development, 2196 production; A-CHAN);
+    /// nil: none. 0 picks a free port.
+    public var managePort: Int?
+    /// A channel-management listener that stands for the production environment (nil: none).
+    public var productionManagePort: Int?
+    /// Broadcast push: apps without the capability, channel limit (docs/broadcast.md).
+    public var broadcast = BroadcastSettings()
     public var admin = AdminSettings()
     public var tls = TLSSettings()
     /// Where the delivery store lives; nil keeps deliveries in memory only.

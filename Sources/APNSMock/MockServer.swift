@@ -27,9 +27,11 @@ public final class MockServer: Sendable {
     /// Held while the server runs: a second server on the same data directory refuses to start.
     let dataDirectoryLock: DataDirectoryLock?
     let admin: AdminServer?
+    /// Broadcast channels, sends and subscriptions (docs/broadcast.md).
+    let broadcast: BroadcastService
     private let listenerRoles: [ListenerRole]
 
-    enum ListenerRole: Equatable { case tls, h2c, production }
+    enum ListenerRole: Equatable { case tls, h2c, production, manage, productionManage }
 
     public init(configuration: MockConfiguration, clock: any WallClock = SystemClock()) throws {
         self.configuration = configuration
@@ -58,9 +60,13 @@ public final class MockServer: Sendable {
         let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)
         let pipeline = PushPipeline(
             validator: validator, device: liveActivities.device, strictDevice: liveActivities.strict)
+        let recorder = DeliveryRecorder(store: store, metrics: metrics, health: storeHealth)
+        broadcast = BroadcastService(
+            settings: configuration.broadcast, device: liveActivities.device, recorder: recorder, clock: clock,
+            dataDir: configuration.dataDir)
         let application = PushApplication(
             pipeline: pipeline, authentication: authentication, scripted: scripted,
-            recorder: DeliveryRecorder(store: store, metrics: metrics, health: storeHealth), clock: clock)
+            recorder: recorder, clock: clock, broadcast: broadcast)
 
         var listeners: [ListenerConfiguration] = []
         var roles: [ListenerRole] = []
@@ -73,6 +79,16 @@ public final class MockServer: Sendable {
         if let productionPort = configuration.productionPort {
             listeners.append(.init(host: configuration.host, port: productionPort, useTLS: true, environment: .production))
             roles.append(.production)
+        }
+        for (port, environment, role) in [
+            (configuration.managePort, configuration.environment, ListenerRole.manage),
+            (configuration.productionManagePort, APNsEnvironment.production, ListenerRole.productionManage),
+        ] {
+            guard let port else { continue }
+            listeners.append(.init(
+                host: configuration.host, port: port, useTLS: true,
+                label: BroadcastService.managementLabelPrefix + environment.rawValue))
+            roles.append(role)
         }
         listenerRoles = roles
         try configuration.limits.validate()
@@ -95,7 +111,8 @@ public final class MockServer: Sendable {
             let backend = MockAdminBackend(
                 tokens: tokens, keys: authentication?.registry, scripted: scripted, connectionFaults: connectionFaults,
                 liveActivities: liveActivities,
-                metrics: metrics, clock: clock, storeHealth: storeHealth, summary: { summary })
+                metrics: metrics, clock: clock, storeHealth: storeHealth, summary: { summary },
+                channels: broadcast.channels)
             admin = try AdminServer(
                 host: configuration.admin.host, port: adminPort, bearerToken: configuration.admin.token, store: store,
                 backend: backend)
@@ -114,7 +131,7 @@ public final class MockServer: Sendable {
             host: configuration.host, tlsPort: port(.tls), h2cPort: port(.h2c), productionPort: port(.production), adminPort: admin?.port,
             adminHost: admin.map { _ in configuration.admin.host }, environment: configuration.environment.rawValue, pid: getpid(),
             threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
-            dataDir: configuration.dataDir)
+            dataDir: configuration.dataDir, managePort: port(.manage), productionManagePort: port(.productionManage))
     }
 
     /// Graceful shutdown: GOAWAY everywhere, in-flight streams finish, then the store is flushed and closed.
@@ -122,6 +139,7 @@ public final class MockServer: Sendable {
         transport.shutdown(gracePeriod: gracePeriod)
         admin?.stop()
         saveLiveActivities()
+        broadcast.save()
         store.close()
     }
 

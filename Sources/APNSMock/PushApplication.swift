@@ -12,11 +12,14 @@ final class PushApplication: HTTP2Application {
     let scripted: ScriptedAnswers
     let recorder: DeliveryRecorder
     let clock: any WallClock
+    /// Broadcast sends, channel management and channel subscriptions (nil: not wired, as in some tests).
+    let broadcast: BroadcastService?
 
     init(
         pipeline: PushPipeline, authentication: AuthenticationService?, scripted: ScriptedAnswers,
-        recorder: DeliveryRecorder, clock: any WallClock
+        recorder: DeliveryRecorder, clock: any WallClock, broadcast: BroadcastService? = nil
     ) {
+        self.broadcast = broadcast
         self.pipeline = pipeline
         self.authentication = authentication
         self.scripted = scripted
@@ -26,6 +29,10 @@ final class PushApplication: HTTP2Application {
 
     func connectionOpened(_ connection: ConnectionInfo) -> any HTTP2ConnectionHandler {
         recorder.metrics.connectionOpened()
+        if let broadcast, let environment = BroadcastService.managementEnvironment(connection) {
+            return ChannelManagementConnection(
+                service: broadcast, environment: environment, authenticator: authentication?.makeAuthenticator())
+        }
         return PushConnection(
             application: self, authenticator: authentication?.makeAuthenticator(),
             presentedCertificate: connection.tls?.clientCertificate != nil)
@@ -48,6 +55,7 @@ final class PushConnection: HTTP2ConnectionHandler {
     var initialMaxConcurrentStreams: UInt32 { state.announcedMaxConcurrentStreams }
 
     func handle(_ request: HTTPRequest, sink: ResponseSink) {
+        if application.broadcast?.handleSend(request, authenticator: authenticator, sink: sink) == true { return }
         let started = DispatchTime.now().uptimeNanoseconds
         let decision = application.pipeline.decide(
             request, connection: &state, authenticator: authenticator, scripts: application.scripted,
@@ -56,6 +64,7 @@ final class PushConnection: HTTP2ConnectionHandler {
         let response = decision.response
         let actions = decision.actions
         let apnsID = decision.record.apnsID
+        application.broadcast?.noteDevicePush(request, deviceOutcome: decision.record.liveActivity?.code, apnsID: apnsID)
         application.recorder.record(request: request, draft: decision.record, latencyMicroseconds: latency) {
             [sendsResponse = decision.sendsResponse] stored in
             // A black hole sends nothing at all; the stream stays open until the client resets it.

@@ -15,11 +15,15 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
     public var pid: Int32
     public var threads: Int
     public var dataDir: String?
+    /// Channel-management listeners (broadcast push); written only when configured.
+    public var managePort: Int?
+    public var productionManagePort: Int?
 
     enum CodingKeys: String, CodingKey {
         case event, host, environment, pid, threads
         case tlsPort = "tls_port", h2cPort = "h2c_port", productionPort = "production_port", adminPort = "admin_port", adminHost = "admin_host"
         case dataDir = "data_dir"
+        case managePort = "manage_port", productionManagePort = "production_manage_port"
     }
 
     /// Every key is written, absent ports as `null`, so readers can rely on every key being present.
@@ -36,6 +40,9 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
         try container.encode(pid, forKey: .pid)
         try container.encode(threads, forKey: .threads)
         try container.encode(dataDir, forKey: .dataDir)
+        // Only when configured, so the line of a server without them keeps its exact form.
+        try container.encodeIfPresent(managePort, forKey: .managePort)
+        try container.encodeIfPresent(productionManagePort, forKey: .productionManagePort)
     }
 
     /// The line: keys sorted, slashes unescaped.

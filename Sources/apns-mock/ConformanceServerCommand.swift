@@ -32,6 +32,8 @@ struct ConformanceServerCommand: ParsableCommand {
     @OptionGroup var signingKey: SigningKeyOptions
     @Option(name: .customLong("production-url"), help: ArgumentHelp("The same server's production endpoint, for the production cases.", valueName: "url"))
     var productionURL: String?
+    @Option(name: .customLong("manage-url"), help: ArgumentHelp("The same server's channel-management endpoint, for the broadcast cases (--cases Conformance/cases/broadcast.json).", valueName: "url"))
+    var manageURL: String?
     @Option(name: .customLong("admin-url"), help: ArgumentHelp("An apns-mock admin API: also compare the warnings each delivery record carries.", valueName: "url"))
     var adminURL: String?
     @Option(help: ArgumentHelp("The case table (default Conformance/cases/device-push.json).", valueName: "file"))
@@ -59,6 +61,10 @@ struct ConformanceServerCommand: ParsableCommand {
         var runner = ServerCaseRunner(
             endpoint: endpoint, production: production, tls: tlsConfiguration(for: endpoint), signer: signer,
             timeout: timeout, admin: adminURL.map { AdminHTTP(baseURL: $0) })
+        if let manageURL {
+            guard let parsed = HTTP2Endpoint(url: manageURL) else { throw CommandFailure.usage("cannot read --manage-url \(manageURL)") }
+            runner.manage = parsed
+        }
         let report: ServerConformanceReport
         do {
             report = try runner.run(table)
@@ -119,6 +125,8 @@ struct ServerCaseRunner {
     let signer: ProviderTokenSigner
     let timeout: Double
     let admin: AdminHTTP?
+    /// The channel-management endpoint, for broadcast cases (`--manage-url`).
+    var manage: HTTP2Endpoint?
     private var validToken: String?
     private var connected = false
 
@@ -135,12 +143,14 @@ struct ServerCaseRunner {
     mutating func run(_ cases: [ServerCase]) throws -> ServerConformanceReport {
         var results: [ServerCaseResult] = []
         for (position, item) in cases.enumerated() {
-            switch ServerCasePlan.plan(item, hasProductionURL: production != nil) {
+            switch ServerCasePlan.plan(item, hasProductionURL: production != nil, hasManageURL: manage != nil) {
             case .skip(let why):
                 results.append(ServerCaseResult(id: item.id, title: item.title, source: item.source, verdict: .skip, messages: [why]))
             case .send(let authorization, let isProduction):
                 do {
-                    results.append(try grade(item, authorization: authorization, on: isProduction ? production! : endpoint))
+                    results.append(try BroadcastCaseGrader.isBroadcastCase(item)
+                        ? gradeBroadcast(item, authorization: authorization)
+                        : grade(item, authorization: authorization, on: isProduction ? production! : endpoint))
                 } catch let error as HTTP2ClientError {
                     if case .notHTTP2(let message) = error {
                         let rest = cases[position...].filter { item in !results.contains { $0.id == item.id } }.map {
@@ -197,18 +207,10 @@ struct ServerCaseRunner {
         guard case .success(let response) = result else {
             return ServerCaseResult(id: item.id, title: item.title, source: item.source, verdict: .fail, messages: ["no answer: \(Self.describe(result))"])
         }
-        let answer = ServerAnswer(status: response.status, headers: response.headers.map { .init($0.name, $0.value) }, body: response.body)
-        var problems = ServerCaseGrader.problems(item, answer)
-        if problems.isEmpty, let admin, let expected = item.expect.warnings, let apnsID = response.value("apns-id") {
-            problems += Self.warningProblems(admin: admin, apnsID: apnsID, expected: expected)
-        }
-        let reason = JSONValue.parse(response.body)?["reason"]?.stringValue
-        return ServerCaseResult(
-            id: item.id, title: item.title, source: item.source, verdict: problems.isEmpty ? .pass : .fail, messages: problems,
-            status: response.status, reason: reason)
+        return graded(item, response, grader: ServerCaseGrader.problems, idHeader: "apns-id")
     }
 
-    private func send(_ request: HTTP2Request, on connection: HTTP2ClientConnection) -> Result<HTTP2Response, HTTP2StreamFailure> {
+    func send(_ request: HTTP2Request, on connection: HTTP2ClientConnection) -> Result<HTTP2Response, HTTP2StreamFailure> {
         var sent = false
         var outcome: Result<HTTP2Response, HTTP2StreamFailure> = .failure(HTTP2StreamFailure(.connectionLost, "the connection ended"))
         let end = connection.exchange(maxInFlight: 1, requestTimeout: timeout) {

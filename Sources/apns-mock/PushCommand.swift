@@ -81,6 +81,9 @@ struct PushCommand: ParsableCommand {
     @Option(name: .customLong("input-push-channel"), help: ArgumentHelp("aps.input-push-channel (start, broadcast channel).", valueName: "id"))
     var inputPushChannel: String?
 
+    @Option(help: ArgumentHelp("Broadcast to this channel (POST /4/broadcasts/apps/BUNDLE) instead of a device token.", valueName: "id"))
+    var channel: String?
+
     // Many pushes
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Send the push N times.", valueName: "n"))
     var repeatCount: Int = 1
@@ -103,7 +106,8 @@ struct PushCommand: ParsableCommand {
         if connections < 1 || connections > 1000 { throw ValidationError("--connections is between 1 and 1000") }
         if retries < 0 { throw ValidationError("--retries is 0 or more") }
         if !(timeout > 0) { throw ValidationError("--timeout is a positive number of seconds") }
-        if requests == nil, headers.deviceToken == nil { throw ValidationError("give --device-token HEX (or --requests FILE)") }
+        if requests == nil, headers.deviceToken == nil, channel == nil { throw ValidationError("give --device-token HEX (or --channel ID, or --requests FILE)") }
+        if channel != nil, headers.deviceToken != nil { throw ValidationError("--channel and --device-token do not go together") }
         if requests != nil, repeatCount > 1 { throw ValidationError("--repeat and --requests do not go together") }
         if let event, LiveActivityEventName(rawValue: event) == nil { throw ValidationError("--event is start, update or end, not \(event)") }
         if let priority = headers.priority, ![1, 5, 10].contains(priority) { throw ValidationError("--priority is 10, 5 or 1, not \(priority)") }
@@ -193,6 +197,7 @@ struct PushCommand: ParsableCommand {
         push.timestamp = timestamp
         push.inputPushToken = inputPushToken
         push.inputPushChannel = inputPushChannel
+        push.channelID = channel
         if let payload { push.payload = try Self.readInput(payload, what: "--payload") }
         return push
     }

@@ -17,6 +17,16 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("production-port"), help: "Extra TLS port that stands for the production environment.")
     var productionPort: Int?
 
+    @Option(
+        name: .customLong("manage-port"),
+        help: "TLS channel-management port for broadcast push (Apple: 2195 development, 2196 production; default: none).")
+    var managePort: Int?
+
+    @Option(
+        name: .customLong("production-manage-port"),
+        help: "Extra channel-management port that stands for the production environment (default: none).")
+    var productionManagePort: Int?
+
     @Option(name: .customLong("admin-port"), help: "Admin API and web inspector port (default 2198; 0 picks a free port).")
     var adminPort: Int?
 
@@ -84,6 +94,8 @@ struct ServeOptions: ParsableArguments {
         if let h2cPort { configuration.h2cPort = h2cPort }
         if let productionPort { configuration.productionPort = productionPort }
         if let adminPort { configuration.admin.port = adminPort }
+        if let managePort { configuration.managePort = managePort }
+        if let productionManagePort { configuration.productionManagePort = productionManagePort }
         if noAdmin { configuration.admin.port = nil }
         if let adminHost { configuration.admin.host = adminHost }
         if let adminToken { configuration.admin.token = adminToken }

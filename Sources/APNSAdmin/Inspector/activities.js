@@ -53,6 +53,26 @@ async function loadActivities() {
   });
   body.replaceChildren(...rows);
   document.getElementById("activities-empty").hidden = rows.length > 0;
+  loadChannels().catch(() => {});
+}
+
+// Broadcast channels (GET /api/config/channels) with the activities subscribed to each; a subscriber opens its
+// activity.
+async function loadChannels() {
+  const data = await (await api("/api/config/channels")).json();
+  const policies = { 0: "0 · no message stored", 1: "1 · most recent stored" };
+  const rows = (data.channels || []).map((c) => el("tr", {},
+    el("td", { class: "mono" }, c.id),
+    el("td", {}, c.bundleID),
+    el("td", {}, c.environment),
+    el("td", {}, policies[c.storagePolicy] || String(c.storagePolicy)),
+    el("td", { class: "mono" }, ...(c.subscribers || []).flatMap((token, index) => {
+      const link = el("a", { href: "#", title: token }, shortToken(token));
+      link.addEventListener("click", (event) => { event.preventDefault(); showActivity(token); });
+      return index === 0 ? [link] : [" ", link];
+    }))));
+  document.querySelector("#channels tbody").replaceChildren(...rows);
+  document.getElementById("channels-empty").hidden = rows.length > 0;
 }
 
 // The pushes of one activity on a time axis from its start (or first push) to at least the 12-hour limit, each a

@@ -17,6 +17,8 @@ indirect enum ConfigurationKeySchema: Sendable {
         "admin": .object(["host": .value, "port": .value, "token": .value]),
         "tls": .object(["certificate": .value, "privateKey": .value, "clientCertificateAuthority": .value]),
         "dataDir": .value, "threads": .value,
+        "managePort": .value, "productionManagePort": .value,
+        "broadcast": .object(["disabledBundleIDs": .array(.value), "channelLimit": .value]),
         "teams": .array(.object([
             "teamID": .value, "bundleIDs": .array(.value),
             "keys": .array(.object([
