@@ -10,9 +10,25 @@ public struct LiveActivityDeviceState: Sendable {
     let makeUpdateToken: @Sendable () -> String
 
     struct TokenRecord: Sendable {
+        /// The activity; its `timeline` stays empty here (the entries live in `timeline`).
         var snapshot: ActivitySnapshot
+        var timeline: TimelineRing
         /// Receive times of priority-10 pushes that counted against the budget.
-        var priority10Deliveries: [Timestamp] = []
+        var priority10Deliveries: [Timestamp]
+
+        init(snapshot: ActivitySnapshot, priority10Deliveries: [Timestamp] = []) {
+            timeline = TimelineRing(snapshot.timeline)
+            self.snapshot = snapshot
+            self.snapshot.timeline = []
+            self.priority10Deliveries = priority10Deliveries
+        }
+
+        /// The activity with its timeline, oldest entry first.
+        var fullSnapshot: ActivitySnapshot {
+            var full = snapshot
+            full.timeline = timeline.entries
+            return full
+        }
     }
 
     public init(
@@ -43,11 +59,19 @@ public struct LiveActivityDeviceState: Sendable {
         order = []
     }
 
-    /// Applies one push and returns what the device did.
+    /// Applies one push and returns what the device did. The token's record is taken out of the table while the
+    /// push is applied, so it is mutated in place (never copied with its timeline), then put back.
     public mutating func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
         let key = push.deviceToken.lowercased()
-        var record = records[key] ?? TokenRecord(snapshot: ActivitySnapshot(
-            deviceToken: key, role: .activity, topic: push.topic))
+        var record: TokenRecord
+        let isNew: Bool
+        if let known = records.removeValue(forKey: key) {
+            record = known  // `known` ends here: `record` holds the only reference to the timeline's storage
+            isNew = false
+        } else {
+            record = TokenRecord(snapshot: ActivitySnapshot(deviceToken: key, role: .activity, topic: push.topic))
+            isNew = true
+        }
         applyTimeLimits(&record, now: now)
         let hasActivity = record.snapshot.state != nil
         let context = LiveActivityCheckContext(
@@ -62,33 +86,25 @@ public struct LiveActivityDeviceState: Sendable {
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
             priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
-        append(entry, to: &record)
-        store(record, key: key)
+        record.timeline.append(entry, limit: configuration.timelineLimit)
+        records[key] = record
+        if isNew { order.append(key) }
         var shownKey = key
         if var started = decision.startedActivity {
             var copy = entry
             copy.explanation += " (received on push-to-start token \(key))"
-            append(copy, to: &started)
+            started.timeline.append(copy, limit: configuration.timelineLimit)
             store(started, key: started.snapshot.deviceToken)
             shownKey = started.snapshot.deviceToken
         }
         return LiveActivityResult(
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
-            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken,
-            activity: records[shownKey].map { snapshot($0, now: now) })
+            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey)
     }
 
     private static func eventText(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.compactText
-    }
-
-    /// Appends to a timeline, dropping the oldest entries beyond `timelineLimit` so a long-running server stays
-    /// bounded.
-    private func append(_ entry: TimelineEntry, to record: inout TokenRecord) {
-        record.snapshot.timeline.append(entry)
-        let excess = record.snapshot.timeline.count - max(configuration.timelineLimit, 1)
-        if excess > 0 { record.snapshot.timeline.removeFirst(excess) }
     }
 
     private mutating func store(_ record: TokenRecord, key: String) {
@@ -97,7 +113,7 @@ public struct LiveActivityDeviceState: Sendable {
     }
 
     private func snapshot(_ record: TokenRecord, now: Timestamp) -> ActivitySnapshot {
-        var snapshot = record.snapshot
+        var snapshot = record.fullSnapshot
         snapshot.priority10PushesInLastHour = record.priority10Deliveries.count { $0 > now.adding(seconds: -3600) }
         snapshot.budgetPerHour = configuration.effectiveBudgetPerHour
         return snapshot
