@@ -10,7 +10,7 @@ RELEASE_BIN := .build/release/apns-mock
 SWIFT_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT ?= 900
 
-.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean conformance
+.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean conformance stress crash-test fuzz fuzz-build test-fuzz
 
 all: build
 
@@ -45,7 +45,7 @@ venv: $(VENV)/.installed
 # Build once (debug, tests included), then run the Swift suite and the real-client suite against that binary.
 test: deps-test venv
 	swift build --build-tests
-	$(MAKE) --no-print-directory test-swift test-integration
+	$(MAKE) --no-print-directory test-swift test-integration test-fuzz
 
 test-swift:
 	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build
@@ -66,8 +66,38 @@ test-tsan: deps
 bench: build
 	scripts/bench
 
+# The attack round (docs/reliability.md): each attack bounded, a normal client alongside; prints the table.
+# `make test` runs the short round (Tests/integration/test_attack_round.py).
+stress: deps venv
+	swift build -c release
+	APNS_MOCK_BIN=$(abspath $(RELEASE_BIN)) $(PYTHON) Tests/stress/attack_round.py
+
+# libFuzzer targets for every parser of untrusted bytes (Fuzz/Targets), each from its seed corpus in Fuzz/Corpus:
+# `make fuzz SECONDS=600` runs each for SECONDS (default 10). `make test` runs each for FUZZ_TEST_SECONDS.
+SECONDS_PER_TARGET := $(if $(SECONDS),$(SECONDS),10)
+FUZZ_TEST_SECONDS ?= 3
+fuzz-build: deps
+	APNS_MOCK_FUZZ=1 swift build --product apns-mock-fuzz
+
+fuzz: fuzz-build
+	scripts/fuzz $(SECONDS_PER_TARGET)
+
+test-fuzz: fuzz-build
+	scripts/fuzz $(FUZZ_TEST_SECONDS)
+
+# `make crash-test N=20` (or `make crash-test 20`): N kill -9 cycles under load; every acknowledged delivery and
+# PRAGMA integrity_check are checked after each restart. `make test` runs 3.
+ifneq ($(filter crash-test,$(MAKECMDGOALS)),)
+CRASH_CYCLES := $(filter-out crash-test,$(MAKECMDGOALS))
+N ?= $(if $(CRASH_CYCLES),$(firstword $(CRASH_CYCLES)),3)
+$(CRASH_CYCLES): ; @:
+endif
+crash-test: deps venv
+	swift build -c release
+	APNS_MOCK_BIN=$(abspath $(RELEASE_BIN)) $(PYTHON) Tests/stress/crash_test.py $(N)
+
 clean:
-	rm -rf .build .build-asan .build-tsan $(VENV)
+	rm -rf .build .build-asan .build-tsan .build-fuzz $(VENV)
 
 # Every sender adapter through every scenario; writes the adapter × rule matrix (docs/conformance.md).
 # An adapter failing rules is a finding (exit 1); the runner failing to run (exit 2) stops the target.

@@ -1,11 +1,20 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Layers (inward dependencies only):
-///   CNative (C headers + OpenSSL macro shims)
-///     → edge modules that alone touch C: APNSTransport (nghttp2/libevent/TLS), APNSCrypto (ES256),
-///       APNSStore (SQLite), APNSAdmin (evhttp)
-///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs
+/// Layers (inward dependencies only; docs/architecture.md follows a push through them):
+///   APNSJSON: the one JSON value, parser and writer (pure Swift, knows nothing of APNs).
+///   HTTPContract: requests, responses, connection facts, time and `Locked`: what the transport and the
+///     application agree on. Knows nothing of APNs.
+///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs (APNSCore re-exports
+///     HTTPContract). APNSMetrics: request and connection counters, pure Swift.
+///   APNSPipeline: the pure push pipeline over the core and the Live Activity device.
+///   CNative (C headers + shims) → edge modules that alone touch C:
+///     APNSTransport (nghttp2/libevent/TLS; sees HTTPContract only, never an APNs type),
+///     APNSCrypto (ES256), APNSStore (SQLite; also the one `DeliveryReader` every read goes through),
+///     APNSAdmin (the admin API server on evhttp, its router and the inspector files).
+///   APNSAdminClient (URLSession client of the admin API) and DeliveryRendering (tables and explanations for
+///     a terminal): the command line's side, apart from the server.
+///   APNSConformance: graders of other senders (pure, fed the admin API's records).
 ///   APNSMock: wires core and edges into the server; apns-mock: the command line.
 let package = Package(
     name: "apns-mock",
@@ -26,8 +35,14 @@ let package = Package(
                 .linkedLibrary("sqlite3"),
             ]
         ),
-        .target(name: "APNSCore"),
-        .target(name: "APNSLiveActivity", dependencies: ["APNSCore"]),
+        // The one JSON value, parser and byte writer (pure Swift, no dependencies).
+        .target(name: "APNSJSON"),
+        .target(name: "HTTPContract"),
+        .target(name: "APNSCore", dependencies: ["APNSJSON", "HTTPContract"]),
+        .target(name: "APNSMetrics", dependencies: ["HTTPContract"]),
+        .target(name: "APNSLiveActivity", dependencies: ["APNSJSON", "APNSCore"]),
+        // The push pipeline: rules → fault injection → Live Activity device → strict mode → stream limit → response.
+        .target(name: "APNSPipeline", dependencies: ["APNSCore", "APNSLiveActivity"]),
         .target(
             name: "ActivitySourceParser",
             dependencies: [
@@ -37,36 +52,80 @@ let package = Package(
             ]
         ),
         .target(name: "APNSCrypto", dependencies: ["CNative", "APNSCore"]),
-        .target(name: "APNSTransport", dependencies: ["CNative", "APNSCore"]),
-        .target(name: "APNSStore", dependencies: ["CNative", "APNSCore"]),
+        .target(name: "APNSTransport", dependencies: ["CNative", "HTTPContract"]),
+        .target(name: "APNSStore", dependencies: ["CNative", "APNSJSON", "APNSCore"]),
         .target(
-            name: "APNSAdmin", dependencies: ["CNative", "APNSCore", "APNSStore", "APNSLiveActivity"],
+            name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
             resources: [.copy("Inspector")]
         ),
+        .target(name: "APNSAdminClient", dependencies: ["APNSCore", "APNSStore"]),
+        .target(name: "DeliveryRendering", dependencies: ["APNSCore", "APNSStore"]),
         // Appends records under load and prints each id once durable; the kill -9 test in APNSStoreTests runs it.
         .executableTarget(name: "store-crash-writer", dependencies: ["APNSStore", "APNSCore"]),
         .target(
             name: "APNSMock",
             dependencies: [
-                "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto",
-                "APNSTransport", "APNSStore", "APNSAdmin",
+                "APNSJSON", "APNSCore", "APNSLiveActivity", "APNSPipeline", "ActivitySourceParser", "APNSCrypto",
+                "APNSTransport", "APNSStore", "APNSAdmin", "APNSMetrics",
             ]
         ),
+        // The HTTP/2 client of `apns-mock push` and `conformance server` (nghttp2 + OpenSSL, confined to two files).
+        .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSCore", "APNSCrypto"]),
         // Graders of other senders (`apns-mock check`, `conformance sender`): pure, fed the admin API's records.
         .target(name: "APNSConformance"),
         .executableTarget(
             name: "apns-mock",
-            dependencies: ["APNSMock", "APNSConformance", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "APNSMock", "APNSConformance", "APNSClient", "APNSAdminClient", "DeliveryRendering",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
-        .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore"]),
+        .testTarget(name: "APNSJSONTests", dependencies: ["APNSJSON"]),
+        .testTarget(name: "HTTPContractTests", dependencies: ["HTTPContract"]),
+        .target(name: "CoreTestSupport", dependencies: ["APNSCore"], path: "Tests/CoreTestSupport"),
+        .testTarget(name: "APNSCoreTests", dependencies: ["APNSJSON", "APNSCore", "CoreTestSupport"]),
+        .testTarget(name: "APNSMetricsTests", dependencies: ["APNSMetrics"]),
         .testTarget(
-            name: "APNSLiveActivityTests", dependencies: ["APNSLiveActivity", "ActivitySourceParser"],
+            name: "APNSLiveActivityTests", dependencies: ["APNSJSON", "APNSLiveActivity", "ActivitySourceParser"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore"]),
-        .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "APNSCore", "CNative"]),
-        .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSAdmin", "APNSCore"]),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore"]),
+        .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore", "CoreTestSupport"]),
+        .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "HTTPContract", "CNative"]),
+        // Records and durable appends shared by the store, admin and rendering tests and the benchmark.
+        .target(name: "DeliveryFixtures", dependencies: ["APNSStore", "APNSCore"], path: "Tests/DeliveryFixtures"),
+        .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"]),
+        .testTarget(
+            name: "APNSAdminTests",
+            dependencies: ["APNSAdmin", "APNSAdminClient", "APNSMetrics", "APNSStore", "APNSCore", "DeliveryFixtures"]
+        ),
+        .testTarget(name: "DeliveryRenderingTests", dependencies: ["DeliveryRendering", "DeliveryFixtures"]),
+        // Store throughput, printed by `make bench` (scripts/bench); not part of `make test`.
+        .executableTarget(
+            name: "store-throughput", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"],
+            path: "Benchmarks/StoreThroughput"
+        ),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSCore", "APNSJSON", "APNSTransport", "APNSPipeline"]),
+        .testTarget(name: "APNSPipelineTests", dependencies: ["APNSPipeline", "APNSCore", "APNSLiveActivity"]),
         .testTarget(name: "APNSConformanceTests", dependencies: ["APNSConformance"]),
+        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSCore", "APNSCrypto", "APNSTransport", "HTTPContract"]),
     ]
 )
+
+// libFuzzer targets (`make fuzz`, Fuzz/Targets): only when APNS_MOCK_FUZZ is set. Our modules are then compiled
+// with libFuzzer's coverage instrumentation (-sanitize=fuzzer); dependencies (swift-syntax, ArgumentParser) are not,
+// so their builds are reused. Ordinary builds never see any of this.
+if Context.environment["APNS_MOCK_FUZZ"] != nil {
+    let instrumented: Set<String> = [
+        "APNSCore", "APNSLiveActivity", "ActivitySourceParser", "APNSCrypto", "APNSTransport", "APNSStore",
+        "APNSAdmin", "APNSMock",
+    ]
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-sanitize=fuzzer"])]
+    }
+    package.targets.append(.executableTarget(
+        name: "apns-mock-fuzz",
+        dependencies: ["APNSMock", "APNSAdmin", "APNSCore", "APNSLiveActivity", "APNSMetrics", "APNSStore", "ActivitySourceParser"],
+        path: "Fuzz/Targets", swiftSettings: [.unsafeFlags(["-parse-as-library", "-sanitize=fuzzer"])],
+        linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])]))
+    package.products.append(.executable(name: "apns-mock-fuzz", targets: ["apns-mock-fuzz"]))
+}

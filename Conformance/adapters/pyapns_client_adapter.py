@@ -1,4 +1,4 @@
-"""Adapter for pyapns-client (LIB-pyapns_client): one APNSClient for the run, pointed at the mock through
+"""Adapter for pyapns-client (LIB-pyapns-client): one APNSClient for the run, pointed at the mock through
 `root_cert_path` and `_base_url`; the payload is passed through as it is."""
 import json
 

@@ -18,6 +18,13 @@ public protocol AdminBackend: Sendable {
     func config(section: String) -> AdminResponse
     /// `POST /api/config/{section}`: apply a change given as JSON; answer with a status and JSON.
     func updateConfig(section: String, body: Data) -> AdminResponse
+    /// Why the server cannot do its job right now (for example, the delivery store fails), or nil: `/api/health`
+    /// then says `degraded` with this reason. Default: nil.
+    var degradedReason: String? { get }
+}
+
+extension AdminBackend {
+    public var degradedReason: String? { nil }
 }
 
 /// An HTTP answer of the admin API.
@@ -43,28 +50,28 @@ public struct AdminResponse: Sendable, Equatable {
         AdminResponse(status: status, contentType: "application/json", body: body)
     }
 
+    /// `value` as JSON (`AdminJSON.encode`) with `status`.
+    public static func json(_ status: Int, encoding value: some Encodable) -> AdminResponse {
+        json(status, AdminJSON.encode(value))
+    }
+
     /// `{"error": message}` with `status`.
     public static func error(_ status: Int, _ message: String) -> AdminResponse {
-        var writer = JSONObjectWriter()
-        writer.string("error", message)
-        return json(status, writer.data)
+        json(status, encoding: AdminErrorBody(error: message))
     }
 }
 
-/// A one-level JSON object built with JSONSerialization-safe escaping (via `JSONEncoder` on strings).
-struct JSONObjectWriter {
-    private var members: [String] = []
+/// The admin API's error body.
+struct AdminErrorBody: Encodable {
+    var error: String
+}
 
-    mutating func string(_ key: String, _ value: String) { members.append(Self.quote(key) + ":" + Self.quote(value)) }
-    mutating func integer(_ key: String, _ value: Int64) { members.append(Self.quote(key) + ":" + String(value)) }
-    mutating func raw(_ key: String, _ json: Data) {
-        members.append(Self.quote(key) + ":" + String(decoding: json, as: UTF8.self))
-    }
-
-    var data: Data { Data(("{" + members.joined(separator: ",") + "}").utf8) }
-
-    static func quote(_ text: String) -> String {
-        let encoded = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
-        return String(decoding: encoded, as: UTF8.self)
+/// The one way the admin API writes JSON bodies other than delivery records (which `JSONWriter` writes): Codable
+/// response types through `JSONEncoder`, keys sorted so answers are stable, slashes left unescaped.
+public enum AdminJSON {
+    public static func encode(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data("null".utf8)
     }
 }

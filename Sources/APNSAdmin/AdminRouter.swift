@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import APNSStore
 import Foundation
 
@@ -25,7 +26,8 @@ public enum AdminAction: Sendable {
     case waitForDelivery(DeliveryFilter, afterID: Int64, timeout: Duration)
 }
 
-/// The admin API's routes as a pure function from request to action: no sockets, so tests call it directly.
+/// The admin API's routes, from request to action, with no sockets, so tests call it directly. Not pure: it reads
+/// the delivery store and calls the backend, which may change the server's state (keys, tokens, scripts, reset).
 /// The route table is documented in docs/admin-api.md and docs/openapi.yaml.
 public struct AdminRouter: Sendable {
     public let store: any DeliveryStore
@@ -118,18 +120,32 @@ public struct AdminRouter: Sendable {
 
     // MARK: - Handlers
 
+    /// `GET /api/health`: `status` (`ok`, or `degraded` with `storeError` when the store cannot count),
+    /// `latestDeliveryId`, `deliveries` and the backend's `server` object.
+    struct Health: Encodable {
+        var status = "ok"
+        var latestDeliveryId: Int64
+        var deliveries: Int64?
+        var storeError: String?
+        /// Why the server cannot take pushes durably right now (the last store failure); nil when it can.
+        var degradedReason: String?
+        var server: JSONValue
+    }
+
     private func health() -> AdminResponse {
-        var writer = JSONObjectWriter()
-        writer.string("status", "ok")
-        writer.integer("latestDeliveryId", store.latestID)
+        let server = JSONValue.parse(Array(backend.healthJSON())) ?? .object([])
+        var health = Health(latestDeliveryId: store.latestID, server: server)
         do {
-            writer.integer("deliveries", Int64(try store.count()))
+            health.deliveries = Int64(try store.count())
         } catch {
-            writer.string("status", "degraded")
-            writer.string("storeError", error.description)
+            health.status = "degraded"
+            health.storeError = error.description
         }
-        writer.raw("server", backend.healthJSON())
-        return .json(200, writer.data)
+        if let reason = backend.degradedReason {
+            health.status = "degraded"
+            health.degradedReason = reason
+        }
+        return .json(200, encoding: health)
     }
 
     private func list(_ query: [String: String]) throws(AdminParameterError) -> AdminResponse {
@@ -137,13 +153,19 @@ public struct AdminRouter: Sendable {
         let latestID = store.latestID
         do {
             let records = try store.deliveries(request)
-            var body = Data("{\"deliveries\":[".utf8)
-            for (index, record) in records.enumerated() {
-                if index > 0 { body.append(UInt8(ascii: ",")) }
-                body.append(contentsOf: record.jsonBytes(providerTokenAsObjects: true))
+            var writer = JSONWriter()
+            writer.reserve(64 + records.count * 1024)
+            writer.beginObject()
+            writer.key("deliveries")
+            writer.beginArray()
+            for record in records {
+                writer.element()
+                record.write(to: &writer, providerTokenAsObjects: true)
             }
-            body.append(contentsOf: "],\"latestId\":\(latestID)}".utf8)
-            return .json(200, body)
+            writer.endArray()
+            writer.field("latestId", latestID)
+            writer.endObject()
+            return .json(200, Data(writer.bytes))
         } catch {
             return .error(500, error.description)
         }
@@ -151,8 +173,7 @@ public struct AdminRouter: Sendable {
 
     private func delivery(_ key: String) -> AdminResponse {
         do {
-            let found = try Int64(key).flatMap { id throws(DeliveryStoreError) in try store.delivery(id: id) }
-            guard let record = try found ?? store.delivery(apnsID: key) else {
+            guard let record = try store.delivery(matching: key) else {
                 return .error(404, "no delivery with id or apns-id \(key)")
             }
             return .json(200, Data(record.jsonBytes(providerTokenAsObjects: true)))
@@ -163,9 +184,7 @@ public struct AdminRouter: Sendable {
 
     private func reset() -> AdminResponse {
         do {
-            var writer = JSONObjectWriter()
-            writer.integer("deleted", Int64(try store.reset()))
-            return .json(200, writer.data)
+            return .json(200, encoding: ["deleted": Int64(try store.reset())])
         } catch {
             return .error(500, error.description)
         }

@@ -28,6 +28,8 @@ public final class AdminServer: @unchecked Sendable {
     /// Parked requests by ticket, touched on the loop thread only.
     private var parked: [Int: ParkedRequest] = [:]
     private var nextTicket = 0
+    /// Host, Origin and Content-Type checks when no token protects the API (`AdminRequestGuard`).
+    private let requestGuard: AdminRequestGuard
 
     private enum Lifecycle { case created, running, stopped }
 
@@ -47,7 +49,7 @@ public final class AdminServer: @unchecked Sendable {
         backend: any AdminBackend, inspector: InspectorFiles = .bundled()
     ) throws {
         router = AdminRouter(store: store, backend: backend, bearerToken: bearerToken, inspector: inspector)
-        evthread_use_pthreads()
+        cnative_libevent_use_pthreads_once()
         guard let base = event_base_new() else { throw AdminServerError.libevent("event_base_new failed") }
         guard let http = evhttp_new(base) else {
             event_base_free(base)
@@ -60,7 +62,9 @@ public final class AdminServer: @unchecked Sendable {
         }
         self.base = base
         self.http = http
-        boundPort = Self.localPort(evhttp_bound_socket_get_fd(handle)) ?? port
+        let bound = cnative_bound_port(evhttp_bound_socket_get_fd(handle))
+        boundPort = bound >= 0 ? Int(bound) : port
+        requestGuard = AdminRequestGuard(adminHost: host, adminPort: boundPort, tokenConfigured: bearerToken != nil)
         evhttp_set_timeout(http, Int32(AdminRouter.maxLongPoll.components.seconds) + 60)
         evhttp_set_max_body_size(http, 16 << 20)
         evhttp_set_allowed_methods(
@@ -118,6 +122,15 @@ public final class AdminServer: @unchecked Sendable {
     // MARK: - Loop thread
 
     private func handle(_ request: OpaquePointer) {
+        let headers = evhttp_request_get_input_headers(request)
+        let header = { (name: String) in evhttp_find_header(headers, name).map { String(cString: $0) } }
+        let method = evhttp_request_get_command(request) == EVHTTP_REQ_POST ? "POST"
+            : evhttp_request_get_command(request) == EVHTTP_REQ_PUT ? "PUT" : "other"
+        if let refusal = requestGuard.refusal(
+            method: method, host: header("Host"), origin: header("Origin"), contentType: header("Content-Type")) {
+            send(refusal, to: request)
+            return
+        }
         let adminRequest = read(request)
         switch router.route(adminRequest) {
         case .respond(let response):
@@ -216,28 +229,6 @@ public final class AdminServer: @unchecked Sendable {
     }
 
     // MARK: - Helpers
-
-    private static func localPort(_ fd: Int32) -> Int? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let rc = withUnsafeMutablePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard rc == 0 else { return nil }
-        switch Int32(storage.ss_family) {
-        case AF_INET:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-            }
-        case AF_INET6:
-            return withUnsafePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
-                }
-            }
-        default: return nil
-        }
-    }
 
     private static func reasonPhrase(_ status: Int) -> String {
         switch status {

@@ -118,6 +118,13 @@ extension ObservedRequest {
             return (name, value)
         }
         let token = object["providerToken"] as? [String: Any]
+        // The admin API serves the decoded JWT header and claims as JSON objects (older servers: as JSON text).
+        func tokenPart(_ key: String) -> String? {
+            guard let value = token?[key] else { return nil }
+            if let text = value as? String { return text }
+            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
         let outcome = object["liveActivity"] as? [String: Any]
         var injected: String?
         if let fault = object["injected"], let data = try? JSONSerialization.data(withJSONObject: fault, options: [.sortedKeys]) {
@@ -126,8 +133,8 @@ extension ObservedRequest {
         self.init(
             id: id, receivedAtNanos: received, latencyMicroseconds: int("latencyMicroseconds") ?? 0,
             connectionID: int("connectionId") ?? 0, method: string("method") ?? "POST", path: string("path") ?? "",
-            deviceToken: string("deviceToken"), headers: headers, tokenHeader: token?["header"] as? String,
-            tokenClaims: token?["claims"] as? String, tokenFingerprint: token?["fingerprint"] as? String,
+            deviceToken: string("deviceToken"), headers: headers, tokenHeader: tokenPart("header"),
+            tokenClaims: tokenPart("claims"), tokenFingerprint: token?["fingerprint"] as? String,
             payload: string("payload"), status: Int(status), reason: string("reason"), apnsID: string("apnsId") ?? "",
             warnings: (object["warnings"] as? [[String: Any]] ?? []).map {
                 Warning(code: $0["code"] as? String ?? "", message: $0["message"] as? String ?? "")
@@ -135,6 +142,15 @@ extension ObservedRequest {
             explanation: string("explanation"), pushType: string("pushType"), topic: string("topic"),
             liveActivityOutcome: outcome?["code"] as? String, liveActivityExplanation: outcome?["explanation"] as? String,
             injectedFault: injected)
+    }
+
+    /// The decoded JWT header or claims: JSON text in the stored form (export), a JSON object in the admin API's
+    /// lists; objects are written back as text (an integer `iat` stays an integer, a string stays a string).
+    static func jsonText(_ value: Any?) -> String? {
+        if let text = value as? String { return text }
+        guard let object = value as? [String: Any],
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Every delivery of an admin API list (`{"deliveries":[…]}`) or of a bare array, oldest first.

@@ -14,7 +14,7 @@ public struct PushWarning: Sendable, Hashable, Codable {
 }
 
 /// The JSON body of an APNs error response: `{"reason": "..."}` plus `timestamp` (integer milliseconds since the
-/// epoch) only on 410. Source: A-RESP (error body keys), §3.2.
+/// epoch) only on 410. Source: A-RESP (error body keys), A-RESP.
 public struct ErrorBody: Codable, Sendable, Equatable {
     public var reason: String
     public var timestamp: Int64?

@@ -2,7 +2,7 @@
 ///
 /// Source: "Handling notification responses from APNs" (A-RESP, table of reason strings) and, for broadcast and
 /// channel management, "Handling error responses from Apple Push Notification service" (A-BERR); see
-/// `shared/reference/apns-protocol.md` §3.4 and §8.5. `BadEnvironmentKeyInToken` is not in Apple's table but is what
+/// A-RESP and A-BERR. `BadEnvironmentKeyInToken` is not in Apple's table but is what
 /// APNs sends on the wire (APNSwift PR #229); it is emitted only when the configuration asks for it.
 public enum Reason: String, Sendable, CaseIterable, Codable, Hashable {
     case badCollapseId = "BadCollapseId"
@@ -38,7 +38,7 @@ public enum Reason: String, Sendable, CaseIterable, Codable, Hashable {
     case internalServerError = "InternalServerError"
     case serviceUnavailable = "ServiceUnavailable"
     case shutdown = "Shutdown"
-    // Broadcast and channel-management API only (A-BERR, §8.5).
+    // Broadcast and channel-management API only (A-BERR).
     case featureNotEnabled = "FeatureNotEnabled"
     case missingChannelId = "MissingChannelId"
     case badChannelId = "BadChannelId"
@@ -51,7 +51,7 @@ public enum Reason: String, Sendable, CaseIterable, Codable, Hashable {
     case missingChannelQueueSize = "MissingChannelQueueSize"
 
     /// The HTTP status APNs pairs with this reason (A-RESP status table; `ExpiredToken` is 410 in the current
-    /// table, 400 in a 2023 copy: §3.4 note).
+    /// table, 400 in a 2023 copy: A-RESP).
     public var status: Int {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,

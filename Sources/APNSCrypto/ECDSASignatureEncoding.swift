@@ -1,7 +1,7 @@
 private import CNative
 
 /// Converts ES256 signatures between JOSE's raw `r||s` (two 32-byte big-endian integers, RFC 7518 §3.4) and the
-/// ASN.1 DER `ECDSA-Sig-Value` OpenSSL signs and verifies. APNs accepts both (apns-protocol.md §4.2).
+/// ASN.1 DER `ECDSA-Sig-Value` OpenSSL signs and verifies. APNs accepts both (A-TOKEN).
 enum ECDSASignatureEncoding {
     static let rawLength = 64
 

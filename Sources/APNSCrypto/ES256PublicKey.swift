@@ -1,7 +1,7 @@
 import APNSCore
 
 /// A P-256 public key that checks ES256 signatures in both encodings APNs accepts: 64-byte raw `r||s` and DER.
-/// Source: RFC 7518 §3.4; [OBS] APNSwift#36 (apns-protocol.md §4.2).
+/// Source: RFC 7518 §3.4; [OBS] APNSwift#36 (A-TOKEN).
 public struct ES256PublicKey: ES256Verifier, Sendable {
     private let key: EVPKey
     /// Hex SHA-256 of the DER SubjectPublicKeyInfo.

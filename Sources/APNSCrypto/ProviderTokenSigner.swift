@@ -1,7 +1,7 @@
 import APNSCore
 
 /// Makes APNs provider tokens (JWT, ES256): `{"alg":"ES256","kid":KEYID}.{"iss":TEAMID,"iat":SECONDS}`, signed.
-/// For tests and for a sender built into the mock. Source: A-TOKEN (apns-protocol.md §4.1).
+/// For tests and for a sender built into the mock. Source: A-TOKEN.
 public struct ProviderTokenSigner: Sendable {
     public enum SignatureForm: Sendable { case raw, der }
 

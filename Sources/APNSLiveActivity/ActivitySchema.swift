@@ -1,6 +1,6 @@
 /// What the app's `ActivityAttributes` type looks like to `JSONDecoder`: the `attributes-type` name, the static
 /// attributes (`aps.attributes` on push-to-start) and the `ContentState` fields (`aps.content-state`).
-/// Source: A-LA (push payload keys), apns-protocol.md §5.2–5.3.
+/// Source: A-LA (push payload keys), A-GEN.
 public struct ActivitySchema: Sendable, Hashable {
     /// The Swift type name, which is what `aps.attributes-type` must carry.
     public var attributesType: String

@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 
 /// The state of a Live Activity as the device would show it. Source: ActivityKit `ActivityState` (A-LA).

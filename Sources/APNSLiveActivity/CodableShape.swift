@@ -1,6 +1,6 @@
 /// What a Swift type looks like to the device's `JSONDecoder` (default strategies only: ActivityKit "always
-/// decodes JSON payloads for Live Activity updates using its default encoding strategies", A-LA, apns-protocol.md
-/// §5.3). Derived from the app's Swift source by `ActivitySourceParser`, or declared in the config file.
+/// decodes JSON payloads for Live Activity updates using its default encoding strategies", A-LA,
+/// A-JSONDEC). Derived from the app's Swift source by `ActivitySourceParser`, or declared in the config file.
 public indirect enum CodableShape: Sendable, Hashable {
     /// `String`: a JSON string.
     case string
@@ -11,7 +11,7 @@ public indirect enum CodableShape: Sendable, Hashable {
     /// `Double`, `Float`, `CGFloat`, `Decimal`, …: any JSON number.
     case float(FloatKind)
     /// `Date` with the default `.deferredToDate` strategy: a JSON number of **seconds since 2001-01-01**
-    /// (A-JSONDEC, apns-protocol.md §5.3).
+    /// (A-JSONDEC).
     case date
     /// `URL`: a JSON string that parses as a URL.
     case url

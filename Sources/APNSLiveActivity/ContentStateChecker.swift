@@ -1,7 +1,9 @@
+import APNSJSON
+
 /// Decodes a JSON value against a schema as Swift's synthesized `Decodable` with `JSONDecoder`'s default
 /// strategies would, and reports every problem rather than stopping at the first (the device stops at the first
 /// fatal one, in declaration order, which `firstFatal` returns). Source: A-LA ("the system always decodes JSON
-/// payloads for Live Activity updates using its default encoding strategies"), A-JSONDEC, apns-protocol.md §5.3.
+/// payloads for Live Activity updates using its default encoding strategies"), A-JSONDEC.
 public enum ContentStateChecker {
     /// A `Date` value at or beyond this many seconds after 2001 (2032-09-09) is taken to be a Unix timestamp sent
     /// by mistake: Live Activities last hours, so honest reference-date values are far smaller.
@@ -184,7 +186,7 @@ public enum ContentStateChecker {
     }
 
     /// A Date given as Unix seconds or milliseconds decodes decades (or millennia) in the future.
-    /// Source: home-assistant/iOS PR #4677, urbanairship/ios-library#411 (apns-protocol.md §5.3).
+    /// Source: home-assistant/iOS PR #4677, urbanairship/ios-library#411 (A-JSONDEC).
     static func epochMistake(seconds: Double, path: String) -> DecodeIssue? {
         guard seconds >= unixEpochDateThreshold else { return nil }
         let decoded = UTCDateText.format(unixSeconds: seconds + UTCDateText.referenceDateOffset)

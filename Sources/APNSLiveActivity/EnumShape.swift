@@ -1,3 +1,5 @@
+import APNSJSON
+
 /// A `Codable` enum as synthesized `Decodable` reads it.
 /// - With a raw type (`enum Phase: String, Codable`): the JSON value is the raw value of one case.
 /// - Without a raw type (Swift 5.5+ synthesis): an object with exactly one key, the case name, whose value is an

@@ -1,3 +1,5 @@
+import APNSJSON
+
 /// The config-file form of a list of fields. Written as an array of
 /// `{"key": "progress", "property": "progress", "shape": "Double", "required": true}`; also read from the short
 /// map form `{"progress": "Double", "note": "String?"}` (keys sorted, since JSON objects carry no order).

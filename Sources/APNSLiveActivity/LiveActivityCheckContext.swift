@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 
 /// What the payload checker needs besides the payload: the time, the app's schemas and what the device knows

@@ -8,7 +8,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     public var schemas: [ActivitySchema]
     /// Priority-10 pushes per activity per sliding hour before the device throttles. Apple does not publish the
     /// number ([DTS] F-747624); 10 is this mock's choice, so a sender pushing priority 10 every minute learns about
-    /// the budget. Priority-5 pushes never count. Source: A-LA (apns-protocol.md §7).
+    /// the budget. Priority-5 pushes never count. Source: A-LA.
     public var priority10BudgetPerHour: Int
     /// The budget when the app sets `NSSupportsLiveActivitiesFrequentUpdates` (also the mock's choice).
     public var frequentUpdatesBudgetPerHour: Int
@@ -16,16 +16,16 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     public var supportsFrequentUpdates: Bool
     /// Whether a push-to-start issues a new per-activity update token (as `pushTokenUpdates` does on the device)
     /// that later updates must be sent to. Off: the activity is updated through the token that started it.
-    /// Source: A-LA (apns-protocol.md §5.2).
+    /// Source: A-LA (A-GEN).
     public var issuesUpdateTokens: Bool
     /// How far ahead of the server clock `aps.timestamp` may be before `la-timestamp-future` is raised.
     public var futureTimestampTolerance: Double
-    /// An activity is active for at most 8 hours, then ended. Source: A-LADISP (§7).
+    /// An activity is active for at most 8 hours, then ended. Source: A-LADISP (A-LA).
     public var activeLifetime: Double
-    /// And gone from the Lock Screen at most 12 hours after it started. Source: A-LADISP (§7).
+    /// And gone from the Lock Screen at most 12 hours after it started. Source: A-LADISP (A-LA).
     public var totalLifetime: Double
     /// An ended activity stays on the Lock Screen up to 4 hours unless `dismissal-date` says otherwise.
-    /// Source: A-LA (§7).
+    /// Source: A-LA.
     public var endedDisplayDuration: Double
     /// Timeline entries kept per token; older ones are dropped first.
     public var timelineLimit: Int

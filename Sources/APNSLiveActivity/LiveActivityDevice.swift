@@ -17,6 +17,14 @@ public final class LiveActivityDevice: Sendable {
         state.withLock { $0.receive(push, now: now) }
     }
 
+    /// What the device does with a push APNs accepted, once `admit` (called under the device's lock with the
+    /// payload's warnings) lets it through; a refused push changes nothing.
+    public func receive(
+        _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
+    ) -> LiveActivityReception {
+        state.withLock { $0.receive(push, now: now, admit: admit) }
+    }
+
     /// The token's activity and timeline as of `now`.
     public func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
         state.withLock { $0.activity(token: token, now: now) }

@@ -2,7 +2,7 @@ import APNSCore
 
 /// The device's rules for one push, in order: readable payload → (start) alert, type, attributes, content-state →
 /// (update/end) activity behind the token, priority-10 budget, already ended, older timestamp, content-state →
-/// apply. Sources: A-LA, A-LAUPD, A-LADISP (apns-protocol.md §5.2, §5.3, §7).
+/// apply. Sources: A-LA, A-LAUPD, A-LADISP (A-GEN, A-JSONDEC, A-LA).
 extension LiveActivityDeviceState {
     func decide(
         _ push: LiveActivityPush, report: LiveActivityPayloadReport, record: inout TokenRecord, now: Timestamp
@@ -127,7 +127,7 @@ extension LiveActivityDeviceState {
     }
 
     /// Priority-10 pushes count against a per-hour budget; priority 5 never does. Over budget → throttled (and
-    /// not counted). Source: A-LA, [DTS] F-747624, F-797554 (apns-protocol.md §7).
+    /// not counted). Source: A-LA, [DTS] F-747624, F-797554 (A-LA).
     private func spendBudget(_ push: LiveActivityPush, record: inout TokenRecord, now: Timestamp) -> Decision? {
         guard push.priority == 10 else { return nil }
         let hourAgo = now.adding(seconds: -3600)

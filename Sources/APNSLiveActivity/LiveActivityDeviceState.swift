@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 
 /// The simulated device's memory as a plain value: per token, the activity it shows and the timeline of pushes.
@@ -62,6 +63,17 @@ public struct LiveActivityDeviceState: Sendable {
     /// Applies one push and returns what the device did. The token's record is taken out of the table while the
     /// push is applied, so it is mutated in place (never copied with its timeline), then put back.
     public mutating func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
+        switch receive(push, now: now, admit: { _ in true }) {
+        case .received(let result): result
+        case .refused: preconditionFailure("admit always returns true")
+        }
+    }
+
+    /// Checks the payload, asks `admit` whether the push reaches the device at all (strict mode may refuse it on
+    /// the payload's warnings), and only then applies it. A refused push leaves no trace on the device.
+    public mutating func receive(
+        _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
+    ) -> LiveActivityReception {
         let key = push.deviceToken.lowercased()
         var record: TokenRecord
         let isNew: Bool
@@ -80,7 +92,13 @@ public struct LiveActivityDeviceState: Sendable {
             activityAttributes: hasActivity ? record.snapshot.attributes : nil,
             lastAppliedTimestamp: hasActivity ? record.snapshot.lastAppliedTimestamp : nil,
             futureTimestampTolerance: configuration.futureTimestampTolerance)
-        let report = LiveActivityPayloadChecker.check(payload: push.payload, context: context)
+        let report = LiveActivityPayloadChecker.check(
+            payload: push.payload, parsed: push.parsedPayload, context: context)
+        guard admit(report.warnings) else {
+            // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
+            if !isNew { records[key] = record }
+            return .refused(warnings: report.warnings)
+        }
         let decision = decide(push, report: report, record: &record, now: now)
         let entry = TimelineEntry(
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
@@ -97,9 +115,9 @@ public struct LiveActivityDeviceState: Sendable {
             store(started, key: started.snapshot.deviceToken)
             shownKey = started.snapshot.deviceToken
         }
-        return LiveActivityResult(
+        return .received(LiveActivityResult(
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
-            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey)
+            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey))
     }
 
     private static func eventText(_ value: JSONValue) -> String {
@@ -120,7 +138,7 @@ public struct LiveActivityDeviceState: Sendable {
     }
 
     /// Stale at `stale-date`; ended 8 h after start; gone 12 h after start or at the dismissal time.
-    /// Source: A-LADISP, A-LA (apns-protocol.md §7).
+    /// Source: A-LADISP, A-LA.
     func applyTimeLimits(_ record: inout TokenRecord, now: Timestamp) {
         guard let phase = record.snapshot.state, let started = record.snapshot.startedAt else { return }
         if phase == .active || phase == .stale {

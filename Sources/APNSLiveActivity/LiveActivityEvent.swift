@@ -1,4 +1,4 @@
-/// `aps.event` of a `liveactivity` push. Source: A-GEN Table 1, A-LA (apns-protocol.md §5.2).
+/// `aps.event` of a `liveactivity` push. Source: A-GEN Table 1, A-LA (A-GEN).
 public enum LiveActivityEvent: String, Sendable, Hashable, Codable, CaseIterable {
     /// Push-to-start (iOS 17.2+): creates an activity; needs `attributes-type`, `attributes`, `content-state`,
     /// `alert`.

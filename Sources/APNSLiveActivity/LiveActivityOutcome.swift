@@ -1,5 +1,5 @@
 /// What the simulated device did with a Live Activity push. APNs answered 200 in every case; these are what the
-/// sender cannot see. Source: apns-protocol.md §5.3 and §7.
+/// sender cannot see. Source: A-JSONDEC and A-LA.
 public enum LiveActivityOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     /// The push changed the activity (started, updated or ended it).
     case applied

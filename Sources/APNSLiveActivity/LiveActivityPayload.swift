@@ -1,5 +1,7 @@
+import APNSJSON
+
 /// The Live Activity fields of a push's `aps` dictionary, read leniently (a field of the wrong JSON type reads as
-/// absent here; the checker reports it). Source: A-GEN Table 1, A-LA (apns-protocol.md §5.2).
+/// absent here; the checker reports it). Source: A-GEN Table 1, A-LA (A-GEN).
 public struct LiveActivityPayload: Sendable, Hashable {
     /// The whole `aps` dictionary.
     public var aps: JSONValue

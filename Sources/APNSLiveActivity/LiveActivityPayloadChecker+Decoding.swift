@@ -1,9 +1,10 @@
+import APNSJSON
 import APNSCore
 
 extension LiveActivityPayloadChecker {
     /// Decodes `attributes` and `content-state` against the app's schema, as the device does.
     /// Source: A-LA (start needs attributes-type/attributes/content-state; default decoding strategies),
-    /// flutter_live_activities#118 (undecodable content-state dropped after a 200), apns-protocol.md §5.2–5.3.
+    /// flutter_live_activities#118 (undecodable content-state dropped after a 200), A-GEN.
     static func checkDecoding(
         _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
         into report: inout LiveActivityPayloadReport

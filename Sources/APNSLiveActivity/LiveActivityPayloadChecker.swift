@@ -1,18 +1,19 @@
+import APNSJSON
 import APNSCore
 
 /// Checks a `liveactivity` push body for everything the device would do differently from what the sender
-/// expects. APNs itself does not look inside `aps` for Live Activities and answers 200 (apns-protocol.md §5.1,
-/// §5.3, §7); these are warnings for the delivery record. Rules are applied in this order: JSON and `aps`, `event`,
+/// expects. APNs itself does not look inside `aps` for Live Activities and answers 200 (A-GEN,
+/// A-JSONDEC, A-LA); these are warnings for the delivery record. Rules are applied in this order: JSON and `aps`, `event`,
 /// `timestamp`, dates and scores, per-event keys, decoding against the schema, sizes.
 public enum LiveActivityPayloadChecker {
-    /// The APNs limit for every device push except VoIP. Source: A-SEND, A-GEN (apns-protocol.md §5.1).
+    /// The APNs limit for every device push except VoIP. Source: A-SEND, A-GEN.
     public static let payloadLimit = 4096
-    /// "Static and dynamic data … can't exceed a combined size of 4 KB". Source: A-LADISP, A-LAUPD (§5.1).
+    /// "Static and dynamic data … can't exceed a combined size of 4 KB". Source: A-LADISP, A-LAUPD (A-GEN).
     public static let activityDataLimit = 4096
     /// A UNIX time beyond this (year 5138) is taken to be milliseconds.
     public static let millisecondThreshold: Double = 100_000_000_000
 
-    /// Keys Apple documents inside `aps`. Source: A-GEN Table 1 (apns-protocol.md §5.2).
+    /// Keys Apple documents inside `aps`. Source: A-GEN Table 1 (A-GEN).
     public static let knownAPSKeys: Set<String> = [
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
         "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "stale-date",
@@ -20,7 +21,11 @@ public enum LiveActivityPayloadChecker {
         "input-push-token", "input-push-channel",
     ]
 
-    public static func check(payload bytes: [UInt8], context: LiveActivityCheckContext) -> LiveActivityPayloadReport {
+    /// Checks `bytes`. `parsed` is the body as the caller already parsed it (the push rules parse every body once);
+    /// when nil the body is parsed here, which also explains why a body is not JSON.
+    public static func check(
+        payload bytes: [UInt8], parsed: JSONValue? = nil, context: LiveActivityCheckContext
+    ) -> LiveActivityPayloadReport {
         var report = LiveActivityPayloadReport()
         if bytes.count > payloadLimit {
             report.warnings.append(LiveActivityWarningCode.payloadTooLarge.warning(
@@ -28,12 +33,16 @@ public enum LiveActivityPayloadChecker {
                     + "PayloadTooLarge and nothing reaches the device; shrink content-state"))
         }
         let json: JSONValue
-        do {
-            json = try JSONParser.parse(bytes)
-        } catch {
-            report.warnings.append(LiveActivityWarningCode.payloadNotJSON.warning(
-                "body is not JSON (\(error.description)): the device cannot read it"))
-            return report
+        if let parsed {
+            json = parsed
+        } else {
+            do {
+                json = try JSONParser.parse(bytes)
+            } catch {
+                report.warnings.append(LiveActivityWarningCode.payloadNotJSON.warning(
+                    "body is not JSON (\(error.description)): the device cannot read it"))
+                return report
+            }
         }
         guard let payload = LiveActivityPayload(payload: json) else {
             report.warnings.append(LiveActivityWarningCode.apsMissing.warning(
@@ -54,8 +63,8 @@ public enum LiveActivityPayloadChecker {
     private static func checkUnknownKeys(_ payload: LiveActivityPayload, into report: inout LiveActivityPayloadReport) {
         guard case .object(let members) = payload.aps else { return }
         for member in members where !knownAPSKeys.contains(member.key) {
-            let suggestion = knownAPSKeys.min { editDistance(member.key, $0) < editDistance(member.key, $1) }
-                .flatMap { editDistance(member.key, $0) <= 2 ? " Did you mean \"\($0)\"?" : nil } ?? ""
+            let suggestion = knownAPSKeys.min { EditDistance.between(member.key, $0) < EditDistance.between(member.key, $1) }
+                .flatMap { EditDistance.between(member.key, $0) <= 2 ? " Did you mean \"\($0)\"?" : nil } ?? ""
             report.warnings.append(LiveActivityWarningCode.apsUnknownKey.warning(
                 "aps.\(member.key) is not an aps key; the device ignores it (custom keys belong beside aps).\(suggestion)"))
         }
@@ -203,19 +212,5 @@ public enum LiveActivityPayloadChecker {
 
     static func formatted(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String((value * 10).rounded() / 10)
-    }
-
-    /// Levenshtein distance, for "did you mean" on misspelt aps keys (kalyke sends `state-date`, §5.3).
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let left = Array(lhs), right = Array(rhs)
-        var previous = Array(0...right.count)
-        for (i, leftChar) in left.enumerated() {
-            var current = [i + 1]
-            for (j, rightChar) in right.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (leftChar == rightChar ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[right.count]
     }
 }

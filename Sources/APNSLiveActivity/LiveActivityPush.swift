@@ -1,3 +1,5 @@
+import APNSJSON
+
 /// A `liveactivity` push as the simulated device receives it (after APNs accepted it with 200).
 public struct LiveActivityPush: Sendable, Hashable {
     /// The hex token from `:path`: an activity's update token or a push-to-start token.
@@ -9,12 +11,18 @@ public struct LiveActivityPush: Sendable, Hashable {
     /// The `apns-id` APNs answered with, so timelines match delivery records.
     public var apnsID: String
     public var payload: [UInt8]
+    /// `payload` as already parsed by the push rules, so the device does not parse it again; nil to parse here.
+    public var parsedPayload: JSONValue?
 
-    public init(deviceToken: String, topic: String, priority: Int = 10, apnsID: String, payload: [UInt8]) {
+    public init(
+        deviceToken: String, topic: String, priority: Int = 10, apnsID: String, payload: [UInt8],
+        parsedPayload: JSONValue? = nil
+    ) {
         self.deviceToken = deviceToken
         self.topic = topic
         self.priority = priority
         self.apnsID = apnsID
         self.payload = payload
+        self.parsedPayload = parsedPayload
     }
 }

@@ -1,7 +1,7 @@
 /// One coded property of a struct: the JSON key it is read from, the Swift property it fills and its shape.
 /// Only properties that synthesized `Decodable` actually decodes become fields: `let x = 1` and computed
 /// properties are not coded; `var x = 1` still is, and its key is required (Swift's synthesized `init(from:)`
-/// ignores default values). Source: Swift's Codable synthesis rules (SE-0166), apns-protocol.md §5.3.
+/// ignores default values). Source: Swift's Codable synthesis rules (SE-0166), A-JSONDEC.
 public struct SchemaField: Sendable, Hashable {
     /// The JSON key (the `CodingKeys` raw value when the type declares one).
     public var key: String

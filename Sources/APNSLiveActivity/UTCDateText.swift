@@ -4,7 +4,7 @@ import APNSCore
 /// (a millisecond value read as seconds lands in year 55 000) exactly.
 enum UTCDateText {
     /// Seconds between 1970-01-01 and 2001-01-01, the offset between Unix time and `Date`'s reference date.
-    /// Source: A-JSONDEC, apns-protocol.md §5.3.
+    /// Source: A-JSONDEC.
     static let referenceDateOffset: Double = 978_307_200
 
     static func format(unixSeconds: Double) -> String {

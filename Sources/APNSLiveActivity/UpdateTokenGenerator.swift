@@ -1,5 +1,5 @@
 /// Per-activity update tokens the mock hands out after a push-to-start: 80 random bytes as 160 lower-case hex
-/// characters, the length observed for Live Activity tokens (F-712499, apns-protocol.md §6).
+/// characters, the length observed for Live Activity tokens (F-712499, A-REG).
 public enum UpdateTokenGenerator {
     public static let byteCount = 80
 

@@ -1,23 +1,28 @@
-import APNSAdmin
 import APNSCore
+import APNSMetrics
+import APNSPipeline
 import APNSStore
 import Foundation
 
 /// Turns one answered request into its immutable delivery record and hands it to the store. The response is sent
-/// from the store's completion, so a 200 leaves only once its record is durable (group commit keeps that cheap).
+/// from the store's completion, so a 200 leaves only once its record is durable (group commit keeps that cheap);
+/// when the store fails, `send(false)` and the caller answers `StoreFailureAnswer` instead.
 final class DeliveryRecorder: Sendable {
     let store: any DeliveryStore
     let metrics: Metrics
+    let health: StoreHealth
 
-    init(store: any DeliveryStore, metrics: Metrics) {
+    init(store: any DeliveryStore, metrics: Metrics, health: StoreHealth = StoreHealth()) {
         self.store = store
         self.metrics = metrics
+        self.health = health
     }
 
     func record(
-        request: HTTPRequest, verdict: Verdict, response: HTTPResponse, apnsID: String, uniqueID: String?,
-        liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64, then send: @escaping @Sendable () -> Void
+        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
+        then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
+        let verdict = draft.verdict
         let record = DeliveryRecord(
             receivedAt: request.receivedAt, connectionID: request.connection.id,
             clientAddress: request.connection.remoteAddress, environment: verdict.environment,
@@ -26,17 +31,25 @@ final class DeliveryRecorder: Sendable {
             providerToken: verdict.sender.map {
                 ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.tokenFingerprint)
             } ?? Self.unverifiedTokenSummary(request),
-            payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: apnsID,
-            apnsUniqueID: uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
+            payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: draft.apnsID,
+            apnsUniqueID: draft.uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
             ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
-            topic: verdict.topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds)
+            topic: verdict.topic,
+            liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
+            latencyMicroseconds: latencyMicroseconds, injected: draft.injected)
         let metrics = metrics
+        let health = health
         store.append(record) { result in
-            metrics.recordRequest(status: record.status, reason: record.reason, latencyMicroseconds: record.latencyMicroseconds)
-            if case .failure(let error) = result {
-                FileHandle.standardError.write(Data("apns-mock: delivery store: \(error)\n".utf8))
+            switch result {
+            case .success:
+                health.recordSuccess()
+                metrics.recordRequest(status: record.status, reason: record.reason, latencyMicroseconds: record.latencyMicroseconds)
+                send(true)
+            case .failure(let error):
+                health.recordFailure(error)
+                metrics.recordRequest(status: 503, reason: Reason.serviceUnavailable.rawValue, latencyMicroseconds: record.latencyMicroseconds)
+                send(false)
             }
-            send()
         }
     }
 

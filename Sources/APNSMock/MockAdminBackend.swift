@@ -1,6 +1,9 @@
 import APNSAdmin
 import APNSCore
 import APNSCrypto
+import APNSJSON
+import APNSMetrics
+import APNSTransport
 import Foundation
 
 /// What the admin API asks of the running mock beyond the delivery store: health, metrics, Live Activity state,
@@ -11,41 +14,64 @@ import Foundation
 ///   `{"remove": "<token>"}`; `{"clear": true}`.
 /// - `keys`: `{"teamID", "keyID", "publicKeyPEM" | "p8PEM", "environment"?, "topics"?, "bundleIDs"?}` registers a
 ///   key (only the public key is kept); `{"remove": "<keyID>"}`; `{"teamID", "bundleIDs": [...]}` adds bundle IDs.
-/// - `faults`: a scripted answer or an array of them (see `ScriptedAnswer`); `{"clear": true}`.
+/// - `faults`: a fault spec or an array of them (`FaultSpec`; legacy scripted answers are specs too);
+///   `{"clear": true}`. An array is applied only when every spec in it is understood (400 otherwise). GET shows
+///   each spec with its `counters`.
+/// - `serverFaults`: `{"acceptDelayMs"?, "handshakeStallMs"?, "maxConnections"?}` replaces the connection faults.
 final class MockAdminBackend: AdminBackend {
     let tokens: DeviceTokenRegistry
     let keys: SigningKeyRegistry?
     let scripted: ScriptedAnswers
+    let connectionFaults: ConnectionFaults
     let liveActivities: LiveActivityService?
     let metrics: Metrics
     let clock: any WallClock
     let started = Date()
-    let summary: @Sendable () -> [String: Any]
+    let summary: @Sendable () -> [String: String]
+    let storeHealth: StoreHealth
 
     init(
         tokens: DeviceTokenRegistry, keys: SigningKeyRegistry?, scripted: ScriptedAnswers,
-        liveActivities: LiveActivityService?, metrics: Metrics, clock: any WallClock,
-        summary: @escaping @Sendable () -> [String: Any]
+        connectionFaults: ConnectionFaults = ConnectionFaults(), liveActivities: LiveActivityService?, metrics: Metrics,
+        clock: any WallClock, storeHealth: StoreHealth = StoreHealth(), summary: @escaping @Sendable () -> [String: String]
     ) {
+        self.storeHealth = storeHealth
         self.clock = clock
         self.tokens = tokens
         self.keys = keys
         self.scripted = scripted
+        self.connectionFaults = connectionFaults
         self.liveActivities = liveActivities
         self.metrics = metrics
         self.summary = summary
     }
 
     func healthJSON() -> Data {
-        var object = summary()
-        object["uptimeSeconds"] = Int(Date().timeIntervalSince(started))
-        object["declaredTokens"] = tokens.all().count
-        object["scriptedAnswers"] = scripted.all.count
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        AdminJSON.encode(ServerHealth(
+            summary: summary(), uptimeSeconds: Int(Date().timeIntervalSince(started)),
+            declaredTokens: tokens.all().count, scriptedAnswers: scripted.engine.specs.count))
     }
 
+    /// `/api/health`'s `server` object: the configuration summary's keys beside the counters.
+    struct ServerHealth: Encodable {
+        var summary: [String: String]
+        var uptimeSeconds: Int
+        var declaredTokens: Int
+        var scriptedAnswers: Int
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for (key, value) in summary { try container.encode(value, forKey: AnyCodingKey(key)) }
+            try container.encode(uptimeSeconds, forKey: AnyCodingKey("uptimeSeconds"))
+            try container.encode(declaredTokens, forKey: AnyCodingKey("declaredTokens"))
+            try container.encode(scriptedAnswers, forKey: AnyCodingKey("scriptedAnswers"))
+        }
+    }
+
+    var degradedReason: String? { storeHealth.degradedReason }
+
     func activitiesJSON() -> Data {
-        liveActivities?.activitiesJSON(now: clock.now()) ?? Data(#"{"activities":[]}"#.utf8)
+        liveActivities?.activitiesJSON(now: clock.now()) ?? AdminJSON.encode(ActivityList(activities: []))
     }
 
     func activityJSON(token: String) -> Data? {
@@ -61,7 +87,8 @@ final class MockAdminBackend: AdminBackend {
             return encode(KeysView(
                 keys: keys?.keySummaries ?? [],
                 bundleIDs: (keys?.bundleIDsByTeam ?? [:]).mapValues { $0.sorted() }))
-        case "faults": return encode(scripted.all)
+        case "faults": return encode(scripted.engine.statuses.map(FaultStatusView.init))
+        case "serverFaults": return encode(connectionFaults.current)
         default: return .error(404, "unknown configuration section \(section): use tokens, keys or faults")
         }
     }
@@ -72,10 +99,13 @@ final class MockAdminBackend: AdminBackend {
             case "tokens": return try updateTokens(body)
             case "keys": return try updateKeys(body)
             case "faults": return try updateFaults(body)
+            case "serverFaults": return try updateServerFaults(body)
             default: return .error(404, "unknown configuration section \(section): use tokens, keys or faults")
             }
         } catch let error as DecodingError {
             return .error(400, "invalid \(section) body: \(MockConfiguration.describe(error))")
+        } catch let error as FaultSpecError {
+            return .error(400, "invalid \(section) body: \(error.description)")
         } catch {
             return .error(400, "invalid \(section) body: \(error)")
         }
@@ -149,11 +179,41 @@ final class MockAdminBackend: AdminBackend {
             scripted.removeAll()
             return config(section: "faults")
         }
-        for script in try decodeOneOrMany(ScriptedAnswer.self, body) {
-            guard (200...599).contains(script.status) else { return .error(400, "status must be 200...599") }
-            scripted.add(script)
+        let specs: [FaultSpec]
+        switch JSONValue.parse([UInt8](body)) {
+        case .array(let items)?:
+            specs = try items.enumerated().map { index, item in
+                guard let object = item.objectValue else { throw FaultSpecError("[\(index)]: a fault spec must be a JSON object") }
+                do { return try FaultSpec(json: object) } catch let error as FaultSpecError {
+                    throw FaultSpecError("[\(index)]: \(error.description)")
+                }
+            }
+        case let value? where value.isObject:
+            specs = [try FaultSpec(json: value.objectValue ?? [:])]
+        default:
+            return .error(400, "invalid faults body: a fault spec (JSON object), an array of them, or {\"clear\": true}")
         }
+        // All or nothing: every spec was understood before any is added.
+        for spec in specs { scripted.add(spec) }
         return config(section: "faults")
+    }
+
+    private func updateServerFaults(_ body: Data) throws -> AdminResponse {
+        connectionFaults.current = try JSONDecoder().decode(ConnectionFaultSettings.self, from: body)
+        return config(section: "serverFaults")
+    }
+
+    /// A fault spec as `GET /api/config/faults` shows it: the spec's keys plus read-only `counters`.
+    private struct FaultStatusView: Encodable {
+        let status: FaultStatus
+        init(_ status: FaultStatus) { self.status = status }
+        func encode(to encoder: any Encoder) throws {
+            let counters = JSONValue.object([
+                JSONMember("fired", .number(String(status.fired))), JSONMember("matched", .number(String(status.matched))),
+            ])
+            let object = status.spec.json.merging(["counters": counters]) { $1 }
+            try JSONValue.object(object.keys.sorted().map { JSONMember($0, object[$0]!) }).encode(to: encoder)
+        }
     }
 
     private func decodeOneOrMany<T: Decodable>(_ type: T.Type, _ body: Data) throws -> [T] {
@@ -162,8 +222,6 @@ final class MockAdminBackend: AdminBackend {
     }
 
     private func encode(_ value: some Encodable) -> AdminResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return .json(200, (try? encoder.encode(value)) ?? Data("null".utf8))
+        .json(200, encoding: value)
     }
 }

@@ -1,5 +1,7 @@
 import APNSCore
+import APNSJSON
 import APNSLiveActivity
+import APNSTransport
 import Foundation
 
 /// Everything `apns-mock serve` can be told, as read from `--config FILE` (JSON) and then overridden by flags.
@@ -35,8 +37,13 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     public var rules = RuleSettings()
     public var liveActivities = LiveActivitySettings()
     public var retention = RetentionSettings()
-    /// Scripted answers active from start-up (fault injection).
-    public var scriptedAnswers: [ScriptedAnswer] = []
+    /// Connection timeouts and request-memory caps (`MockConfiguration+Limits.swift`).
+    public var limits = LimitSettings()
+    /// Faults active from start-up (fault injection; `FaultSpec`, docs/configuration.md). A spec that is not
+    /// understood is a start-up error.
+    public var scriptedAnswers: [FaultSpec] = []
+    /// Connection-level faults: accept delay, TLS handshake stall, maximum number of connections.
+    public var faults = ConnectionFaultSettings()
 
     public init() {}
 
@@ -100,32 +107,36 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     }
 
     public static func decode(_ data: Data, source: String = "configuration") throws -> MockConfiguration {
+        let given: JSONValue
         do {
-            let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(MockConfiguration()))
-            let given = try JSONSerialization.jsonObject(with: data)
-            guard given is [String: Any] else {
-                throw ConfigurationError.invalid(path: source, detail: "the top level must be a JSON object")
-            }
-            let merged = try JSONSerialization.data(withJSONObject: merge(defaults, given))
-            return try JSONDecoder().decode(MockConfiguration.self, from: merged)
+            given = try JSONParser.parse(Array(data))
+        } catch {
+            throw ConfigurationError.invalid(path: source, detail: "not valid JSON: \(error.description)")
+        }
+        guard given.isObject else {
+            throw ConfigurationError.invalid(path: source, detail: "the top level must be a JSON object")
+        }
+        do {
+            let defaults = try JSONParser.parse(Array(JSONEncoder().encode(MockConfiguration())))
+            var writer = JSONWriter()
+            writer.value(merge(defaults, given))
+            return try JSONDecoder().decode(MockConfiguration.self, from: Data(writer.bytes))
         } catch let error as DecodingError {
             throw ConfigurationError.invalid(path: source, detail: describe(error))
-        } catch let error as ConfigurationError {
-            throw error
-        } catch {
-            throw ConfigurationError.invalid(path: source, detail: "not valid JSON: \(error.localizedDescription)")
         }
     }
 
-    private static func merge(_ base: Any, _ override: Any) -> Any {
-        guard let baseObject = base as? [String: Any], let overrideObject = override as? [String: Any] else {
-            return override
+    /// `override` over `base`: objects key by key (recursively), anything else replaced whole.
+    private static func merge(_ base: JSONValue, _ override: JSONValue) -> JSONValue {
+        guard case .object(var result) = base, case .object(let overrides) = override else { return override }
+        for member in overrides {
+            if let index = result.firstIndex(where: { $0.key == member.key }) {
+                result[index].value = merge(result[index].value, member.value)
+            } else {
+                result.append(member)
+            }
         }
-        var result = baseObject
-        for (key, value) in overrideObject {
-            result[key] = result[key].map { merge($0, value) } ?? value
-        }
-        return result
+        return .object(result)
     }
 
     static func describe(_ error: DecodingError) -> String {

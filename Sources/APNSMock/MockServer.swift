@@ -1,6 +1,8 @@
 import APNSAdmin
 import APNSCore
 import APNSLiveActivity
+import APNSMetrics
+import APNSPipeline
 import ActivitySourceParser
 import APNSStore
 import APNSTransport
@@ -13,6 +15,7 @@ public final class MockServer: Sendable {
     let tokens: DeviceTokenRegistry
     let authentication: AuthenticationService?
     let scripted: ScriptedAnswers
+    let connectionFaults: ConnectionFaults
     let store: any DeliveryStore
     let liveActivities: LiveActivityService
     /// What reading the `ActivityAttributes` sources found (types it could not resolve are reported, not guessed).
@@ -20,6 +23,9 @@ public final class MockServer: Sendable {
     public let activitySchemaNames: [String]
     let transport: HTTP2Server
     let metrics = Metrics()
+    let storeHealth = StoreHealth()
+    /// Held while the server runs: a second server on the same data directory refuses to start.
+    let dataDirectoryLock: DataDirectoryLock?
     let admin: AdminServer?
     private let listenerRoles: [ListenerRole]
 
@@ -29,10 +35,12 @@ public final class MockServer: Sendable {
         self.configuration = configuration
         tokens = DeviceTokenRegistry(configuration.tokens)
         authentication = configuration.allowUnauthenticated == true ? nil : try AuthenticationService(configuration: configuration)
-        scripted = ScriptedAnswers(configuration.scriptedAnswers)
+        scripted = ScriptedAnswers(specs: configuration.scriptedAnswers, tokens: tokens)
+        connectionFaults = ConnectionFaults(configuration.faults)
         let retention = RetentionPolicy(
             maxCount: configuration.retention.maxDeliveries ?? RetentionPolicy().maxCount,
             maxAge: configuration.retention.maxAgeSeconds.map { .milliseconds(Int64($0 * 1000)) } ?? RetentionPolicy().maxAge)
+        dataDirectoryLock = try configuration.dataDir.map(DataDirectoryLock.init(directory:))
         if let dataDir = configuration.dataDir {
             store = try SQLiteDeliveryStore(directory: dataDir, retention: retention, clock: clock)
         } else {
@@ -53,9 +61,11 @@ public final class MockServer: Sendable {
             strict: settings.strict ?? false)
 
         let validator = PushValidator(configuration: try Self.ruleConfiguration(configuration), tokens: tokens)
+        let pipeline = PushPipeline(
+            validator: validator, device: liveActivities.device, strictDevice: liveActivities.strict)
         let application = PushApplication(
-            validator: validator, authentication: authentication, scripted: scripted, liveActivities: liveActivities,
-            recorder: DeliveryRecorder(store: store, metrics: metrics), clock: clock)
+            pipeline: pipeline, authentication: authentication, scripted: scripted,
+            recorder: DeliveryRecorder(store: store, metrics: metrics, health: storeHealth), clock: clock)
 
         var listeners: [ListenerConfiguration] = []
         var roles: [ListenerRole] = []
@@ -70,13 +80,15 @@ public final class MockServer: Sendable {
             roles.append(.production)
         }
         listenerRoles = roles
+        try configuration.limits.validate()
         transport = try HTTP2Server(
             listeners: listeners,
             tls: TLSFiles(
                 certificateChainPath: configuration.tls.certificate ?? DefaultCredentials.serverCertificate,
                 privateKeyPath: configuration.tls.privateKey ?? DefaultCredentials.serverKey),
+            settings: configuration.limits.transportSettings,
             application: application, threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
-            clock: clock)
+            clock: clock, faults: connectionFaults)
 
         if let adminPort = configuration.admin.port {
             let summary: [String: String] = [
@@ -84,8 +96,9 @@ public final class MockServer: Sendable {
                 "dataDir": configuration.dataDir ?? "in-memory",
             ]
             let backend = MockAdminBackend(
-                tokens: tokens, keys: authentication?.registry, scripted: scripted, liveActivities: liveActivities,
-                metrics: metrics, clock: clock, summary: { summary })
+                tokens: tokens, keys: authentication?.registry, scripted: scripted, connectionFaults: connectionFaults,
+                liveActivities: liveActivities,
+                metrics: metrics, clock: clock, storeHealth: storeHealth, summary: { summary })
             admin = try AdminServer(
                 host: configuration.admin.host, port: adminPort, bearerToken: configuration.admin.token, store: store,
                 backend: backend)
@@ -149,10 +162,15 @@ public final class MockServer: Sendable {
         var rules = RuleConfiguration()
         let settings = configuration.rules
         if settings.strictAll == true {
-            rules.strict = PushWarningCode.allCases.map { StrictRejection($0) }
+            rules.strict = WarningCodeCatalogue.requestCodes.map { StrictRejection(code: $0) }
         }
-        for code in settings.strict ?? [] where rules.strictRejection(for: code) == nil {
-            rules.strict.append(StrictRejection(code: code))
+        for code in settings.strict ?? [] {
+            guard WarningCodeCatalogue.contains(code) else {
+                throw ConfigurationError.badFlag(
+                    "rules.strict: unknown warning code \"\(code)\"\(WarningCodeCatalogue.suggestion(for: code)); "
+                        + "the codes are listed in docs/rules.md, docs/authentication.md and docs/live-activities.md")
+            }
+            if rules.strictRejection(for: code) == nil { rules.strict.append(StrictRejection(code: code)) }
         }
         switch settings.nonJSONBody {
         case nil, "reject": break

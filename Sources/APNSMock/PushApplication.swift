@@ -1,102 +1,63 @@
 import APNSCore
+import APNSPipeline
 import APNSStore
 import Foundation
 
-/// The APNs mock as an HTTP/2 application: for each request, the rules' verdict (authentication included), then
-/// the one place where a scripted answer may replace it, then the simulated device for accepted Live Activity
-/// pushes, then the delivery record. The response leaves only once its record is durable.
+/// The APNs mock as an HTTP/2 application: a thin adapter that runs the `PushPipeline` for each request, records
+/// the delivery and sends the response with its connection actions once the record is durable (a record that
+/// could not be stored is answered `StoreFailureAnswer` instead).
 final class PushApplication: HTTP2Application {
-    let validator: PushValidator
+    let pipeline: PushPipeline
     let authentication: AuthenticationService?
     let scripted: ScriptedAnswers
-    let liveActivities: LiveActivityService?
     let recorder: DeliveryRecorder
     let clock: any WallClock
 
     init(
-        validator: PushValidator, authentication: AuthenticationService?, scripted: ScriptedAnswers,
-        liveActivities: LiveActivityService?, recorder: DeliveryRecorder, clock: any WallClock
+        pipeline: PushPipeline, authentication: AuthenticationService?, scripted: ScriptedAnswers,
+        recorder: DeliveryRecorder, clock: any WallClock
     ) {
-        self.validator = validator
+        self.pipeline = pipeline
         self.authentication = authentication
         self.scripted = scripted
-        self.liveActivities = liveActivities
         self.recorder = recorder
         self.clock = clock
     }
 
     func connectionOpened(_ connection: ConnectionInfo) -> any HTTP2ConnectionHandler {
         recorder.metrics.connectionOpened()
-        return PushConnection(application: self, connection: connection, authenticator: authentication?.makeAuthenticator())
+        return PushConnection(application: self, authenticator: authentication?.makeAuthenticator())
     }
 }
 
-/// One client connection's APNs state: its provider-token binding and the stream limit it was last told.
+/// One client connection: its provider-token authenticator and the pipeline's per-connection state.
 final class PushConnection: HTTP2ConnectionHandler {
     private let application: PushApplication
-    private let connection: ConnectionInfo
     private let authenticator: ConnectionTokenAuthenticator?
-    private var announcedMaxConcurrentStreams: UInt32
+    private var state: PushConnectionState
 
-    /// APNs allows one stream until the first valid provider token, then many (A-SEND, A-CONN: "APNs allows only
-    /// one stream until you post a request with a valid authentication token"; 1000 observed, §1.3).
-    static let streamsBeforeAuthentication: UInt32 = 1
-    static let streamsAfterAuthentication: UInt32 = 1000
-
-    init(application: PushApplication, connection: ConnectionInfo, authenticator: ConnectionTokenAuthenticator?) {
+    init(application: PushApplication, authenticator: ConnectionTokenAuthenticator?) {
         self.application = application
-        self.connection = connection
         self.authenticator = authenticator
-        announcedMaxConcurrentStreams = authenticator == nil ? Self.streamsAfterAuthentication : Self.streamsBeforeAuthentication
+        state = PushConnectionState(requiresTokenAuthentication: authenticator != nil)
     }
 
-    var initialMaxConcurrentStreams: UInt32 { announcedMaxConcurrentStreams }
+    var initialMaxConcurrentStreams: UInt32 { state.announcedMaxConcurrentStreams }
 
     func handle(_ request: HTTPRequest, sink: ResponseSink) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let now = application.clock.now()
-        var verdict = application.validator.evaluate(request, authenticator: authenticator, now: now)
-        var actions: [ConnectionAction] = []
-
-        var scriptedAnswer: ScriptedAnswer?
-        if let script = application.scripted.take(deviceToken: verdict.deviceToken, topic: verdict.topic) {
-            scriptedAnswer = script
-            verdict = verdict.replaced(by: script, now: now)
-            if script.goAway == true {
-                let debug = (try? JSONEncoder().encode(ErrorBody(reason: script.reason ?? "Shutdown"))) ?? Data()
-                actions.append(.goAway(errorCode: 0, debugData: Array(debug)))
-            }
-        }
-
-        let apnsID = ApnsID.resolve(requestValue: request.value("apns-id"))
-        var liveActivity: LiveActivityOutcome?
-        if scriptedAnswer == nil, verdict.isAccepted, verdict.pushType == .liveactivity,
-           let service = application.liveActivities {
-            let result = service.receive(request: request, verdict: verdict, now: now, apnsID: apnsID)
-            liveActivity = result.outcome
-            verdict.warnings += result.warnings
-            if let strict = result.strictAnswer {
-                verdict = verdict.strictDeviceRejection(wireReason: strict, explanation: result.outcome.explanation)
-            }
-        }
-
-        if let authenticator, authenticator.hasAuthenticated,
-           announcedMaxConcurrentStreams != Self.streamsAfterAuthentication {
-            announcedMaxConcurrentStreams = Self.streamsAfterAuthentication
-            actions.append(.setMaxConcurrentStreams(Self.streamsAfterAuthentication))
-        }
-
-        let environment = verdict.environment
-        let uniqueID = environment == .development ? ApnsID.newUniqueID() : nil
-        let response = verdict.response(apnsID: apnsID, uniqueID: uniqueID)
+        let decision = application.pipeline.decide(
+            request, connection: &state, authenticator: authenticator, scripts: application.scripted,
+            now: application.clock.now())
         let latency = Int64(DispatchTime.now().uptimeNanoseconds - started) / 1000
-
-        let connectionActions = actions
-        application.recorder.record(
-            request: request, verdict: verdict, response: response, apnsID: apnsID, uniqueID: uniqueID,
-            liveActivity: liveActivity, latencyMicroseconds: latency
-        ) {
-            sink.send(response, actions: connectionActions)
+        let response = decision.response
+        let actions = decision.actions
+        let apnsID = decision.record.apnsID
+        application.recorder.record(request: request, draft: decision.record, latencyMicroseconds: latency) {
+            [sendsResponse = decision.sendsResponse] stored in
+            // A black hole sends nothing at all; the stream stays open until the client resets it.
+            guard sendsResponse else { return }
+            sink.send(stored ? response : StoreFailureAnswer.response(apnsID: apnsID), actions: actions)
         }
     }
 

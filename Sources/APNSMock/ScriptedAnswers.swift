@@ -1,8 +1,8 @@
 import APNSCore
 
-/// The one place in the request path where a scripted answer replaces the rules' answer (fault injection: 410s,
-/// 503s, GOAWAY on demand). Each script matches requests by device token and/or topic (nil matches all) and
-/// answers the next `remaining` matching requests (nil: until removed).
+/// The legacy form of a fault (a scripted status answer): match by device token and/or topic (nil matches all),
+/// answer the next `remaining` matching requests (nil: until removed). Any `FaultSpec` JSON is accepted where this
+/// was; this struct remains for code that builds scripted answers directly.
 public struct ScriptedAnswer: Codable, Sendable, Equatable {
     public var deviceToken: String?
     public var topic: String?
@@ -10,7 +10,7 @@ public struct ScriptedAnswer: Codable, Sendable, Equatable {
     public var reason: String?
     /// Integer milliseconds, sent only with 410 (A-RESP).
     public var timestamp: Int64?
-    /// HTTP/2 GOAWAY after the answer, with `{"reason": ...}` as debug data as APNs does (A-SEND, §1.4).
+    /// HTTP/2 GOAWAY after the answer, with `{"reason": ...}` as debug data as APNs does (A-SEND).
     public var goAway: Bool?
     public var remaining: Int?
 
@@ -24,32 +24,49 @@ public struct ScriptedAnswer: Codable, Sendable, Equatable {
         self.remaining = remaining
     }
 
-    func matches(deviceToken: String?, topic: String?) -> Bool {
-        (self.deviceToken == nil || self.deviceToken == deviceToken) && (self.topic == nil || self.topic == topic)
+    /// The scripted answer a status-answer spec stands for; nil for other actions.
+    init?(_ spec: FaultSpec) {
+        guard case .answer(let status, let reason, let timestamp, let goAway) = spec.action else { return nil }
+        self.init(
+            deviceToken: spec.match.deviceToken, topic: spec.match.topic, status: status, reason: reason?.rawValue,
+            timestamp: timestamp, goAway: goAway ? true : nil, remaining: spec.scope.remaining)
     }
 }
 
-/// Thread-safe list of scripted answers, changed at run time through the admin API.
+extension FaultSpec {
+    /// The fault spec for a legacy scripted answer (its reason kept as given when APNs does not know it).
+    public init(_ script: ScriptedAnswer) {
+        self.init(
+            match: FaultMatch(deviceToken: script.deviceToken?.lowercased(), topic: script.topic),
+            action: .answer(
+                status: script.status, reason: script.reason.flatMap(Reason.init(rawValue:)), timestamp: script.timestamp,
+                goAway: script.goAway == true),
+            scope: FaultScope(remaining: script.remaining))
+    }
+}
+
+/// Thread-safe list of faults (fault injection), changed at run time through the admin API: a facade over
+/// `FaultEngine` that keeps the scripted-answer API.
 public final class ScriptedAnswers: Sendable {
-    private let scripts = Locked<[ScriptedAnswer]>([])
+    public let engine: FaultEngine
 
     public init(_ initial: [ScriptedAnswer] = []) {
-        scripts.withLock { $0 = initial }
+        engine = FaultEngine(initial.map(FaultSpec.init))
     }
 
-    public func add(_ script: ScriptedAnswer) { scripts.withLock { $0.append(script) } }
-    public func removeAll() { scripts.withLock { $0.removeAll() } }
-    public var all: [ScriptedAnswer] { scripts.withLock { $0 } }
+    public init(specs: [FaultSpec], tokens: DeviceTokenRegistry?) {
+        engine = FaultEngine(specs, tokens: tokens)
+    }
 
-    /// The scripted answer for this request, consuming one use of it; nil when no script matches.
+    public func add(_ script: ScriptedAnswer) { engine.add(FaultSpec(script)) }
+    public func add(_ spec: FaultSpec) { engine.add(spec) }
+    public func removeAll() { engine.removeAll() }
+    /// The status-answer faults in scripted-answer form (other faults: `engine.specs`).
+    public var all: [ScriptedAnswer] { engine.specs.compactMap(ScriptedAnswer.init) }
+
+    /// The scripted answer for this request, consuming one use of it; nil when no status-answer fault fires.
     public func take(deviceToken: String?, topic: String?) -> ScriptedAnswer? {
-        scripts.withLock { list -> ScriptedAnswer? in
-            guard let index = list.firstIndex(where: { $0.matches(deviceToken: deviceToken, topic: topic) }) else { return nil }
-            let script = list[index]
-            if let remaining = script.remaining {
-                if remaining <= 1 { list.remove(at: index) } else { list[index].remaining = remaining - 1 }
-            }
-            return script
-        }
+        guard let firing = engine.evaluate(FaultRequest(deviceToken: deviceToken, topic: topic)) else { return nil }
+        return ScriptedAnswer(firing.spec)
     }
 }

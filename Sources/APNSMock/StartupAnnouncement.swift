@@ -22,17 +22,26 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
         case dataDir = "data_dir"
     }
 
+    /// Every key is written, absent ports as `null`, so readers can rely on every key being present.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(host, forKey: .host)
+        try container.encode(tlsPort, forKey: .tlsPort)
+        try container.encode(h2cPort, forKey: .h2cPort)
+        try container.encode(productionPort, forKey: .productionPort)
+        try container.encode(adminPort, forKey: .adminPort)
+        try container.encode(adminHost, forKey: .adminHost)
+        try container.encode(environment, forKey: .environment)
+        try container.encode(pid, forKey: .pid)
+        try container.encode(threads, forKey: .threads)
+        try container.encode(dataDir, forKey: .dataDir)
+    }
+
+    /// The line: keys sorted, slashes unescaped.
     public func line() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = (try? encoder.encode(self)) ?? Data()
-        // Keep `null` for absent ports: readers can rely on every key being present.
-        if var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] {
-            for key in ["tls_port", "h2c_port", "production_port", "admin_port", "admin_host", "data_dir"] where object[key] == nil {
-                object[key] = NSNull()
-            }
-            data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? data
-        }
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
     }
 }

@@ -2,56 +2,60 @@ import APNSCore
 import Foundation
 
 /// Everything the mock knows about one request it answered, accepted or not: what arrived, on which connection,
-/// what the mock answered and why. Immutable once built; the store assigns `id`.
+/// what the mock answered and why. Read-only outside the store, which assigns `id`. Its JSON form, search text and
+/// SQLite columns derive from one field table, `DeliveryRecord.fields` (DeliveryRecord+Fields.swift).
 ///
-/// Source: issue 6 ("The record"). The `authorization` header is never stored whole: the pipeline replaces its
+/// The `authorization` header is never stored whole: the pipeline replaces its
 /// value in `headers` with a reduced form and passes the decoded JWT in `providerToken`.
 public struct DeliveryRecord: Sendable, Hashable, Codable {
     /// Monotonic, assigned by the store when the record is appended (the value passed to `append` is ignored).
-    public let id: Int64
+    public internal(set) var id: Int64
     /// Wall-clock receive time of the request's first HEADERS frame.
-    public let receivedAt: Timestamp
-    public let connectionID: UInt64
+    public internal(set) var receivedAt: Timestamp
+    public internal(set) var connectionID: UInt64
     /// `127.0.0.1:53422`.
-    public let clientAddress: String
+    public internal(set) var clientAddress: String
     /// The environment of the listener that accepted the connection.
-    public let environment: APNsEnvironment?
+    public internal(set) var environment: APNsEnvironment?
     /// ALPN / TLS facts; nil for cleartext (h2c).
-    public let tls: TLSInfo?
-    public let method: String
-    public let path: String
+    public internal(set) var tls: TLSInfo?
+    public internal(set) var method: String
+    public internal(set) var path: String
     /// The device token from the path, if the path had one.
-    public let deviceToken: String?
+    public internal(set) var deviceToken: String?
     /// Every header in arrival order, `authorization` reduced (never the raw token).
-    public let headers: [HeaderField]
+    public internal(set) var headers: [HeaderField]
     /// The decoded provider token (JWT) that came in `authorization`, if any.
-    public let providerToken: ProviderTokenSummary?
+    public internal(set) var providerToken: ProviderTokenSummary?
     /// The request body as received (at most the transport's buffering limit).
-    public let payload: [UInt8]
-    /// HTTP status the mock answered.
-    public let status: Int
+    public internal(set) var payload: [UInt8]
+    /// HTTP status the mock answered; 0 when no HTTP answer was sent (a fault reset the stream, closed the
+    /// connection or never answered), shown as `"status": null` in JSON.
+    public internal(set) var status: Int
     /// The wire `reason` string of the error body; nil on 200. A string, not `Reason`, because strict mode answers
     /// with the mock's own labels.
-    public let reason: String?
+    public internal(set) var reason: String?
     /// The `apns-id` the mock answered with (the client's, or one the mock generated).
-    public let apnsID: String
+    public internal(set) var apnsID: String
     /// `apns-unique-id` answered in the development environment (A-RESP), if any.
-    public let apnsUniqueID: String?
-    public let warnings: [PushWarning]
+    public internal(set) var apnsUniqueID: String?
+    public internal(set) var warnings: [PushWarning]
     /// A sentence a person can act on: why this was rejected, or what the device will make of it.
-    public let explanation: String?
+    public internal(set) var explanation: String?
     /// The identifier of the validation rule that decided the answer (nil when accepted without remarks).
-    public let ruleID: String?
+    public internal(set) var ruleID: String?
     /// Whether strict mode was on for this request.
-    public let strict: Bool
+    public internal(set) var strict: Bool
     /// `apns-push-type` as sent.
-    public let pushType: String?
+    public internal(set) var pushType: String?
     /// `apns-topic` as sent.
-    public let topic: String?
+    public internal(set) var topic: String?
     /// What the simulated device did with a Live Activity push (applied, ignored as stale, ...).
-    public let liveActivity: LiveActivityOutcome?
+    public internal(set) var liveActivity: LiveActivityOutcome?
     /// Time from receiving the request to the answer being ready, in microseconds.
-    public let latencyMicroseconds: Int64
+    public internal(set) var latencyMicroseconds: Int64
+    /// Set when fault injection produced the answer (or withheld it).
+    public internal(set) var injected: InjectedFault?
 
     public init(
         id: Int64 = 0, receivedAt: Timestamp, connectionID: UInt64, clientAddress: String,
@@ -59,7 +63,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         deviceToken: String?, headers: [HeaderField], providerToken: ProviderTokenSummary? = nil,
         payload: [UInt8], status: Int, reason: String?, apnsID: String, apnsUniqueID: String? = nil,
         warnings: [PushWarning] = [], explanation: String? = nil, ruleID: String? = nil, strict: Bool = false,
-        pushType: String?, topic: String?, liveActivity: LiveActivityOutcome? = nil, latencyMicroseconds: Int64
+        pushType: String?, topic: String?, liveActivity: LiveActivityOutcome? = nil, latencyMicroseconds: Int64,
+        injected: InjectedFault? = nil
     ) {
         self.id = id
         self.receivedAt = receivedAt
@@ -85,6 +90,7 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
         self.topic = topic
         self.liveActivity = liveActivity
         self.latencyMicroseconds = latencyMicroseconds
+        self.injected = injected
     }
 
     /// APNs accepted the push (status 200).
@@ -95,13 +101,9 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
 
     /// A copy with the id the store assigned.
     func withID(_ newID: Int64) -> DeliveryRecord {
-        DeliveryRecord(
-            id: newID, receivedAt: receivedAt, connectionID: connectionID, clientAddress: clientAddress,
-            environment: environment, tls: tls, method: method, path: path, deviceToken: deviceToken,
-            headers: headers, providerToken: providerToken, payload: payload, status: status, reason: reason,
-            apnsID: apnsID, apnsUniqueID: apnsUniqueID, warnings: warnings, explanation: explanation,
-            ruleID: ruleID, strict: strict, pushType: pushType, topic: topic, liveActivity: liveActivity,
-            latencyMicroseconds: latencyMicroseconds)
+        var copy = self
+        copy.id = newID
+        return copy
     }
 }
 

@@ -1,12 +1,13 @@
 import APNSCore
 import Foundation
 
-/// Where delivery records go and how they come back. Implementations: `SQLiteDeliveryStore` (durable, default)
-/// and `InMemoryDeliveryStore` (tests, `--store memory`). All methods are thread-safe.
+/// Where delivery records go and how they come back (reads: `DeliveryReader`). Implementations:
+/// `SQLiteDeliveryStore` (durable, default) and `InMemoryDeliveryStore` (tests, `--store memory`). All methods are
+/// thread-safe.
 ///
-/// Durability contract (issue 6): a delivery answered 200 is durable before its response is sent. `append`
+/// Durability contract: a delivery answered 200 is durable before its response is sent. `append`
 /// returns at once; the store commits records in groups and calls each completion after the group's COMMIT.
-public protocol DeliveryStore: AnyObject, Sendable {
+public protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadError == DeliveryStoreError {
     /// Queues `record` (its `id` is ignored), assigns and returns its id. `completion` runs on the store's writer
     /// thread once the record is durable (`.success(id)`) or could not be written (`.failure`). Keep it short:
     /// hand the response to the transport and return.
@@ -15,18 +16,8 @@ public protocol DeliveryStore: AnyObject, Sendable {
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64
 
-    /// Records matching `query`, in its order, at most `query.limit`.
-    func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord]
-
-    func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord?
-
-    /// The newest record with this `apns-id` (clients may reuse an id).
-    func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord?
-
-    /// The oldest durable record with id > `afterID` that matches `filter`; waits up to `timeout` for one to be
-    /// committed, then returns nil. `timeout` is clamped to `maxWait`.
-    func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration) throws(DeliveryStoreError)
-        -> DeliveryRecord?
+    // Reads (`deliveries`, `delivery(id:)`, `delivery(apnsID:)`, `waitForNext`, `exportJSONLines`) come from
+    // `DeliveryReader`. A store's `waitForNext` returns only durable records and clamps `timeout` to `maxWait`.
 
     /// Number of records stored now.
     func count() throws(DeliveryStoreError) -> Int
@@ -37,10 +28,6 @@ public protocol DeliveryStore: AnyObject, Sendable {
     /// Deletes every record written so far; returns how many were deleted. Ids keep counting up.
     @discardableResult
     func reset() throws(DeliveryStoreError) -> Int
-
-    /// Writes every record matching `filter`, oldest first, as JSON Lines (one JSON object and `\n` per record),
-    /// handing chunks to `write`.
-    func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws
 
     /// Blocks until everything appended before the call is durable.
     func flush()
@@ -53,6 +40,8 @@ public protocol DeliveryStore: AnyObject, Sendable {
 public let maxWait: Duration = .seconds(60)
 
 extension DeliveryStore {
+    public func newestID() -> Int64 { latestID }
+
     /// Group-commit append: `onDurable` runs after the record's COMMIT. If the record cannot be written, `onDurable`
     /// never runs and the error goes to standard error; callers that must answer in that case use
     /// `append(_:completion:)` and send 500.

@@ -7,6 +7,9 @@ final class DurableSignal: @unchecked Sendable {
     private let condition = NSCondition()
     private var durableID: Int64
     private var closed = false
+    /// Long polls blocked in `waitForChange` now, and how many times one blocked since the store opened.
+    private var parkedNow = 0
+    private var parkedEver = 0
 
     init(durableID: Int64) {
         self.durableID = durableID
@@ -38,7 +41,11 @@ final class DurableSignal: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while durableID <= seen && !closed {
-            if !condition.wait(until: deadline) { return durableID > seen }
+            parkedNow += 1
+            parkedEver += 1
+            let woken = condition.wait(until: deadline)
+            parkedNow -= 1
+            if !woken { return durableID > seen }
         }
         return durableID > seen
     }
@@ -60,4 +67,61 @@ final class DurableSignal: @unchecked Sendable {
             guard waitForChange(from: seen, until: deadline) else { return nil }
         }
     }
+
+    /// `waitForNext` for a store whose commits advance this signal: the next durable record matching `filter`.
+    func waitForNext(
+        _ filter: DeliveryFilter, after afterID: Int64, timeout: Duration, in store: some DeliveryStore
+    ) throws(DeliveryStoreError) -> DeliveryRecord? {
+        try waitForNext(after: afterID, timeout: timeout) { scanFrom throws(DeliveryStoreError) in
+            try store.deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
+        }
+    }
 }
+
+// Test hooks, so tests wait on the event (a long poll blocked waiting for a commit) instead of sleeping.
+extension DurableSignal {
+    /// How many times a long poll has blocked waiting for a commit since the store opened.
+    var parkings: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return parkedEver
+    }
+
+    /// Returns once a long poll is blocked waiting for a commit (true), or after `limit` checks a millisecond
+    /// apart (false).
+    func waitUntilParked(limit: Int = 20_000) -> Bool {
+        for _ in 0..<limit {
+            condition.lock()
+            let parked = parkedNow > 0
+            condition.unlock()
+            if parked { return true }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return false
+    }
+}
+
+/// A store whose commits advance a `DurableSignal` (both stores): its `latestID` and `waitForNext` are the
+/// signal's, written once here. Tests reach the signal through it.
+protocol SignalledDeliveryStore: DeliveryStore {
+    var signal: DurableSignal { get }
+}
+
+extension SignalledDeliveryStore {
+    public var latestID: Int64 { signal.current }
+
+    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
+        throws(DeliveryStoreError) -> DeliveryRecord?
+    {
+        try signal.waitForNext(filter, after: afterID, timeout: timeout, in: self)
+    }
+}
+
+extension InMemoryDeliveryStore: SignalledDeliveryStore {}
+extension SQLiteDeliveryStore: SignalledDeliveryStore {}
+
+extension DeliveryStore {
+    /// Test hook: the store's long-poll signal.
+    var longPollSignal: DurableSignal { (self as! any SignalledDeliveryStore).signal }
+}
+

@@ -24,7 +24,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     private let state = Locked(State())
-    private let signal = DurableSignal(durableID: 0)
+    let signal = DurableSignal(durableID: 0)
     private let retention: RetentionPolicy
     private let clock: any WallClock
 
@@ -121,16 +121,6 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         state.withLock { $0.live.count }
     }
 
-    public var latestID: Int64 { signal.current }
-
-    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
-        throws(DeliveryStoreError) -> DeliveryRecord?
-    {
-        try signal.waitForNext(after: afterID, timeout: timeout) { scanFrom throws(DeliveryStoreError) in
-            try deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
-        }
-    }
-
     @discardableResult
     public func reset() throws(DeliveryStoreError) -> Int {
         state.withLock { state in
@@ -139,10 +129,6 @@ public final class InMemoryDeliveryStore: DeliveryStore {
             state.head = 0
             return removed
         }
-    }
-
-    public func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws {
-        try DeliveryExport.writeJSONLines(filter, pageSource: deliveries, to: write)
     }
 
     public func flush() {}

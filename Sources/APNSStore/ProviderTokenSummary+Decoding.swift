@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import Foundation
 
 /// Reads a provider token summary whose `header` and `claims` are either JSON text (the stored form) or JSON

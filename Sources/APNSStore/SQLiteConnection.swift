@@ -114,7 +114,7 @@ final class SQLiteConnection {
 }
 
 /// A value bound to a statement parameter.
-enum SQLiteValue {
+enum SQLiteValue: Sendable {
     case null
     case integer(Int64)
     case text(String)

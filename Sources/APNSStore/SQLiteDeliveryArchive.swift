@@ -3,7 +3,7 @@ import Foundation
 
 /// Read-only access to a store file another process (a running or stopped server) writes: what
 /// `apns-mock deliveries --data-dir` and `apns-mock explain --data-dir` use. Never writes, never applies retention.
-public final class SQLiteDeliveryArchive {
+public final class SQLiteDeliveryArchive: DeliveryReader {
     private let reader: SQLiteDeliveryReader
 
     /// Opens `directory/deliveries.sqlite` read-only.
@@ -27,7 +27,29 @@ public final class SQLiteDeliveryArchive {
         try reader.delivery(apnsID: apnsID)
     }
 
-    public func latestID() throws(DeliveryStoreError) -> Int64 {
+    public func newestID() throws(DeliveryStoreError) -> Int64 {
         try reader.maxID()
+    }
+
+    /// No notification crosses processes, so this polls the file twice a second until a record matches or
+    /// `timeout` (clamped to `maxWait`) has passed.
+    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
+        throws(DeliveryStoreError) -> DeliveryRecord?
+    {
+        let clock = ContinuousClock()
+        let deadline = clock.now + min(max(timeout, .zero), maxWait)
+        while true {
+            let query = DeliveryQuery(filter: filter, afterID: afterID, limit: 1, order: .oldestFirst)
+            if let record = try reader.deliveries(query).first { return record }
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else { return nil }
+            Thread.sleep(forTimeInterval: Self.seconds(min(remaining, Self.pollInterval)))
+        }
+    }
+
+    static let pollInterval: Duration = .milliseconds(500)
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -5,7 +5,6 @@ import Foundation
 /// connection; callers serialize access (the store keeps it in a mutex).
 final class SQLiteDeliveryReader {
     private let connection: SQLiteConnection
-    private let decoder = DeliveryJSON.decoder()
 
     init(connection: SQLiteConnection) {
         self.connection = connection
@@ -72,7 +71,7 @@ final class SQLiteDeliveryReader {
         while try statement.step() {
             let id = statement.int64(0)
             do {
-                let record = try decoder.decode(DeliveryRecord.self, from: Data(statement.bytes(1)))
+                let record = try DeliveryRecord(jsonBytes: statement.bytes(1))
                 result.append(record.withID(id))
             } catch {
                 throw .corruptRecord(id: id, detail: "\(error)")

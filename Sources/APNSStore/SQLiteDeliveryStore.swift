@@ -24,7 +24,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     private let queue: WriterQueue
-    private let signal: DurableSignal
+    let signal: DurableSignal
     // `reader` is only used with `readerLock` held; everything else is Sendable.
     private let readerLock = NSLock()
     private let reader: SQLiteDeliveryReader
@@ -106,16 +106,6 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         try withReader { reader throws(DeliveryStoreError) in try reader.count() }
     }
 
-    public var latestID: Int64 { signal.current }
-
-    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
-        throws(DeliveryStoreError) -> DeliveryRecord?
-    {
-        try signal.waitForNext(after: afterID, timeout: timeout) { scanFrom throws(DeliveryStoreError) in
-            try deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
-        }
-    }
-
     @discardableResult
     public func reset() throws(DeliveryStoreError) -> Int {
         let outcome = Locked<Result<Int, DeliveryStoreError>>(.failure(.closed))
@@ -126,10 +116,6 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         }) else { throw .closed }
         done.wait()
         return try outcome.withLock { $0 }.get()
-    }
-
-    public func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws {
-        try DeliveryExport.writeJSONLines(filter, pageSource: deliveries, to: write)
     }
 
     public func flush() {

@@ -46,11 +46,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
             for command in batch {
                 switch command {
                 case .append(let row, _):
-                    try insert.run([
-                        .integer(row.id), .integer(row.receivedAtNanos), .text(row.apnsID), optional(row.token),
-                        optional(row.topic), optional(row.pushType), .integer(Int64(row.status)),
-                        optional(row.reason), .text(row.search), .blob(row.json),
-                    ])
+                    try insert.run(row.row)
                     highestID = row.id
                 case .reset:
                     try deleteAll.run()
@@ -95,10 +91,6 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
             let cutoff = now.nanosecondsSinceEpoch - maxAge.nanoseconds
             try deleteOlderThan.run([.integer(cutoff)])
         }
-    }
-
-    private func optional(_ text: String?) -> SQLiteValue {
-        text.map(SQLiteValue.text) ?? .null
     }
 }
 

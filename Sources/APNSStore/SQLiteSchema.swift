@@ -22,8 +22,12 @@ enum SQLiteSchema {
         PRAGMA user_version = \(version);
         """
 
-    static let insert = """
-        INSERT INTO deliveries(id, received_at, apns_id, token, topic, push_type, status, reason, search, record)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    /// Column names come from the record's field table (`DeliveryRecord.columnFields`), in the order
+    /// `EncodedDelivery.row` binds them. A new filter column also needs a line in `create` and, for existing
+    /// files, a migration (bump `version`).
+    static let insert: String = {
+        let names = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"]
+        return "INSERT INTO deliveries(\(names.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+    }()
 }

@@ -14,27 +14,13 @@ enum WriterCommand {
 /// single writer only binds and steps.
 struct EncodedDelivery: Sendable {
     let id: Int64
-    let receivedAtNanos: Int64
-    let apnsID: String
-    let token: String?
-    let topic: String?
-    let pushType: String?
-    let status: Int
-    let reason: String?
-    let search: String
-    let json: [UInt8]
+    /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, search text, JSON blob.
+    let row: [SQLiteValue]
 
     init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
         self.id = id
-        receivedAtNanos = record.receivedAt.nanosecondsSinceEpoch
-        apnsID = record.apnsID
-        token = record.deviceToken
-        topic = record.topic
-        pushType = record.pushType
-        status = record.status
-        reason = record.reason
-        search = record.searchText
-        self.json = json
+        row = [.integer(id)] + DeliveryRecord.columnFields.map { $0.value(record) }
+            + [.text(record.searchText), .blob(json)]
     }
 }
 

@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 
 /// Moves bytes between one client's bufferevent (TLS or cleartext) and its `HTTP2ServerSession`, and between the
@@ -9,7 +9,7 @@ final class ConnectionDriver {
     private unowned let worker: EventLoopWorker
     private let remoteAddress: String
     private let localPort: Int
-    private let environment: APNsEnvironment
+    private let listenerLabel: String
 
     private var session: HTTP2ServerSession?
     private var handler: (any HTTP2ConnectionHandler)?
@@ -18,31 +18,73 @@ final class ConnectionDriver {
     private var readingPaused = false
     private var closed = false
     private var output: [UInt8] = []
+    /// Handshake, idle and incomplete-stream deadlines (`ConnectionTimeouts`).
+    private var timeouts: ConnectionTimeouts
+    private var timer: OpaquePointer?
+    /// When the timer fires next (monotonic nanoseconds).
+    private var timerDeadline: UInt64 = 0
 
-    init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, environment: APNsEnvironment) {
+    init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, listenerLabel: String) {
         self.id = id
         self.bufferEvent = bufferEvent
         self.worker = worker
         self.remoteAddress = remoteAddress
         self.localPort = localPort
-        self.environment = environment
+        self.listenerLabel = listenerLabel
+        timeouts = ConnectionTimeouts(settings: worker.settings, acceptedAt: ConnectionTimeouts.uptime())
     }
 
     func install() {
         bufferevent_setcb(bufferEvent, onReadable, onWritable, onEvent, Unmanaged.passUnretained(self).toOpaque())
         bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
+        timer = event_new(worker.base, -1, 0, onTimer, Unmanaged.passUnretained(self).toOpaque())
+        schedule(timeouts.nextCheck(handshakeDone: false, openStreams: 0, oldestIncompleteStream: nil))
+    }
+
+    private func schedule(_ delayNanoseconds: UInt64) {
+        guard let timer, !closed else { return }
+        timerDeadline = ConnectionTimeouts.uptime() &+ delayNanoseconds
+        var delay = timeval(tv_sec: Int(delayNanoseconds / 1_000_000_000), tv_usec: Int(delayNanoseconds % 1_000_000_000 / 1000))
+        event_add(timer, &delay)
+    }
+
+    /// The connection's one timer: closes a connection stuck in its handshake, resets requests that stopped
+    /// sending, and says GOAWAY to an idle connection; then waits for the next deadline.
+    fileprivate func timerFired() {
+        guard !closed else { return }
+        let now = ConnectionTimeouts.uptime()
+        let handshakeDone = session != nil && sniffer == nil
+        switch timeouts.action(now: now, handshakeDone: handshakeDone, openStreams: session?.openStreamCount ?? 0,
+                               oldestIncompleteStream: session?.oldestIncompleteStreamStart, closing: closeWhenFlushed) {
+        case .close:
+            close()
+            return
+        case .resetIncompleteStreams(let cutoff):
+            session?.resetIncompleteStreams(startedBefore: cutoff)
+            flush()
+        case .goAwayIdle:
+            session?.goAway(errorCode: NGHTTP2_NO_ERROR.rawValue, debugData: [])
+            closeWhenFlushed = true
+            timeouts.goAwaySentAt = now
+            flush()
+        case .wait:
+            break
+        }
+        guard !closed else { return }
+        schedule(timeouts.nextCheck(handshakeDone: handshakeDone, openStreams: session?.openStreamCount ?? 0,
+                                    oldestIncompleteStream: session?.oldestIncompleteStreamStart))
     }
 
     /// The connection is ready for HTTP/2 (TLS handshake done, or cleartext accepted): open the application's
-    /// handler and send the server's SETTINGS at once (Pushy waits for them before its first request: §1.3).
+    /// handler and send the server's SETTINGS at once (Pushy waits for them before its first request: A-CONN).
     func established(tls: TLSInfo?) {
         guard session == nil else { return }
-        let info = ConnectionInfo(id: id, remoteAddress: remoteAddress, localPort: localPort, tls: tls, environment: environment)
+        let info = ConnectionInfo(id: id, remoteAddress: remoteAddress, localPort: localPort, tls: tls, listenerLabel: listenerLabel)
         let handler = worker.application.connectionOpened(info)
         self.handler = handler
         session = HTTP2ServerSession(
             connection: info, settings: worker.settings, maxConcurrentStreams: handler.initialMaxConcurrentStreams,
-            now: { [clock = worker.clock] in clock.now() })
+            bodyBudget: worker.bodyBudget, now: { [clock = worker.clock] in clock.now() })
         flush()
         // Bytes that arrived with the end of the handshake are waiting in the input buffer.
         readable()
@@ -56,6 +98,7 @@ final class ConnectionDriver {
         let length = evbuffer_get_length(input)
         guard length > 0, let bytes = evbuffer_pullup(input, -1) else { return }
         defer { evbuffer_drain(input, length) }
+        timeouts.lastActivity = ConnectionTimeouts.uptime()
         let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
         guard !closeWhenFlushed else { return }
 
@@ -73,9 +116,15 @@ final class ConnectionDriver {
             case .http2, .unknown:
                 self.sniffer = nil
                 _ = sniffer.buffered.withUnsafeBytes { session.receive($0) }
+                // Handshake done: from now on the idle and stream deadlines apply.
+                schedule(timeouts.nextCheck(handshakeDone: true, openStreams: session.openStreamCount, oldestIncompleteStream: nil))
             }
         } else {
             session.receive(buffer)
+        }
+        if session.openStreamCount > 0 && timerDeadline > timeouts.lastActivity &+ timeouts.incompleteStream {
+            // A stream may have begun: look again no later than its timeout.
+            schedule(timeouts.incompleteStream)
         }
         dispatchEvents()
         worker.deliverPendingResponses()
@@ -117,12 +166,25 @@ final class ConnectionDriver {
 
     func deliver(streamID: Int32, response: HTTPResponse, actions: [ConnectionAction]) {
         guard let session, !closed else { return }
-        if !actions.contains(where: { if case .resetStream = $0 { true } else { false } }) {
+        if actions.contains(.closeConnection) {
+            close()
+            return
+        }
+        var answers = !actions.contains(where: { if case .resetStream = $0 { true } else { false } })
+        for action in actions {
+            guard case .goAwayNaming(let lastStreamID, _, _, true) = action else { continue }
+            session.apply(action, streamID: streamID)
+            closeWhenFlushed = true
+            if lastStreamID < streamID { answers = false }
+        }
+        if answers {
             session.respond(streamID: streamID, response: response)
         }
         for action in actions {
+            if case .goAwayNaming(_, _, _, true) = action { continue }
             session.apply(action, streamID: streamID)
             if case .goAway = action { closeWhenFlushed = true }
+            if case .goAwayNaming = action { closeWhenFlushed = true }
         }
     }
 
@@ -170,6 +232,8 @@ final class ConnectionDriver {
         handler = nil
         bufferevent_setcb(bufferEvent, nil, nil, nil, nil)
         bufferevent_free(bufferEvent)
+        if let timer { event_free(timer) }
+        timer = nil
         session = nil
         worker.connectionDidClose(id)
     }
@@ -184,3 +248,4 @@ private func driver(_ context: UnsafeMutableRawPointer?) -> ConnectionDriver {
 private let onReadable: bufferevent_data_cb = { _, context in driver(context).readable() }
 private let onWritable: bufferevent_data_cb = { _, context in driver(context).writable() }
 private let onEvent: bufferevent_event_cb = { _, what, context in driver(context).event(what) }
+private let onTimer: event_callback_fn = { _, _, context in driver(context).timerFired() }

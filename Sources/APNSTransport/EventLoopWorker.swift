@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 import Foundation
 import Synchronization
@@ -20,6 +20,11 @@ final class EventLoopWorker: @unchecked Sendable {
     let settings: TransportSettings
     let application: any HTTP2Application
     let clock: any WallClock
+    let faults: ConnectionFaults
+    /// Request-body bytes buffered across the whole server (`TransportSettings.totalBodyBufferLimit`).
+    let bodyBudget: BodyBufferBudget
+    /// Re-enables accepting after a pause at the descriptor limit (`AcceptPause`).
+    private(set) var acceptPause: AcceptPause?
 
     private var listeners: [(listener: OpaquePointer, configuration: ListenerConfiguration)] = []
     private var connections: [UInt64: ConnectionDriver] = [:]
@@ -30,8 +35,11 @@ final class EventLoopWorker: @unchecked Sendable {
     private let shutdownGrace = Locked<Double>(10)
     private let openConnections = Atomic<Int>(0)
     private let stopped = DispatchSemaphore(value: 0)
+    /// Timers of delayed responses and delayed connection starts (fault injection), freed when they fire or at exit.
+    private var timers: [ObjectIdentifier: LoopTimer] = [:]
 
-    init(index: Int, tls: TLSContext?, settings: TransportSettings, application: any HTTP2Application, clock: any WallClock) throws {
+    init(index: Int, tls: TLSContext?, settings: TransportSettings, application: any HTTP2Application, clock: any WallClock,
+         faults: ConnectionFaults = ConnectionFaults(), bodyBudget: BodyBufferBudget) throws {
         guard let base = event_base_new() else { throw TransportError.eventLoop("event_base_new failed") }
         self.index = index
         self.base = base
@@ -39,6 +47,8 @@ final class EventLoopWorker: @unchecked Sendable {
         self.settings = settings
         self.application = application
         self.clock = clock
+        self.faults = faults
+        self.bodyBudget = bodyBudget
         let me = Unmanaged.passUnretained(self).toOpaque()
         wakeEvent = event_new(base, -1, 0, { _, _, context in
             Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().deliverPendingResponses()
@@ -46,9 +56,12 @@ final class EventLoopWorker: @unchecked Sendable {
         shutdownEvent = event_new(base, -1, 0, { _, _, context in
             Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().beginShutdown()
         }, me)
+        acceptPause = AcceptPause(worker: self)
     }
 
     deinit {
+        for timer in timers.values { timer.cancel() }
+        acceptPause = nil
         for entry in listeners { evconnlistener_free(entry.listener) }
         if let wakeEvent { event_free(wakeEvent) }
         if let shutdownEvent { event_free(shutdownEvent) }
@@ -74,6 +87,7 @@ final class EventLoopWorker: @unchecked Sendable {
         guard let listener else {
             throw TransportError.listen("cannot listen on \(address): \(String(cString: strerror(errno)))")
         }
+        evconnlistener_set_error_cb(listener, acceptFailed)
         listeners.append((listener, configuration))
         return Self.boundPort(of: evconnlistener_get_fd(listener))
     }
@@ -108,10 +122,32 @@ final class EventLoopWorker: @unchecked Sendable {
             close(fd)
             return
         }
+        let faultSettings = faults.current
+        if let limit = faultSettings.maxConnections, faults.openConnections.load(ordering: .relaxed) >= limit {
+            close(fd)
+            return
+        }
+        let remote = address.map(Self.describe) ?? "unknown"
+        let delay = faultSettings.startDelay(tls: configuration.useTLS)
+        guard delay > 0 else {
+            startConnection(fd: fd, remote: remote, configuration: configuration)
+            return
+        }
+        faults.openConnections.wrappingAdd(1, ordering: .relaxed)
+        schedule(afterMilliseconds: delay, onCancel: { close(fd) }) { [unowned self] in
+            faults.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            guard !shuttingDown else {
+                close(fd)
+                return
+            }
+            startConnection(fd: fd, remote: remote, configuration: configuration)
+        }
+    }
+
+    private func startConnection(fd: Int32, remote: String, configuration: ListenerConfiguration) {
         var noDelay: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
         let id = connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue
-        let remote = address.map(Self.describe) ?? "unknown"
         let localPort = Self.boundPort(of: fd)
         let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
         let bufferEvent: OpaquePointer?
@@ -126,16 +162,26 @@ final class EventLoopWorker: @unchecked Sendable {
         }
         let driver = ConnectionDriver(
             id: id, bufferEvent: bufferEvent, worker: self, remoteAddress: remote, localPort: localPort,
-            environment: configuration.environment)
+            listenerLabel: configuration.label)
         connections[id] = driver
         openConnections.wrappingAdd(1, ordering: .relaxed)
+        faults.openConnections.wrappingAdd(1, ordering: .relaxed)
         driver.install()
         if !configuration.useTLS { driver.established(tls: nil) }
+    }
+
+    /// Stops or resumes accepting on every listener of this worker (`AcceptPause`; not during shutdown).
+    func setAccepting(_ accepting: Bool) {
+        guard !shuttingDown else { return }
+        for entry in listeners {
+            if accepting { evconnlistener_enable(entry.listener) } else { evconnlistener_disable(entry.listener) }
+        }
     }
 
     func connectionDidClose(_ id: UInt64) {
         guard connections.removeValue(forKey: id) != nil else { return }
         openConnections.wrappingSubtract(1, ordering: .relaxed)
+        faults.openConnections.wrappingSubtract(1, ordering: .relaxed)
         if shuttingDown && connections.isEmpty { event_base_loopbreak(base) }
     }
 
@@ -147,7 +193,17 @@ final class EventLoopWorker: @unchecked Sendable {
         }
         guard !pending.isEmpty else { return }
         var touched: [ConnectionDriver] = []
-        for item in pending {
+        for var item in pending {
+            if let delay = item.actions.lazy.compactMap({ if case .delayResponse(let ms) = $0 { ms } else { nil } }).first {
+                item.actions.removeAll { if case .delayResponse = $0 { true } else { false } }
+                let delayed = item
+                schedule(afterMilliseconds: delay) { [unowned self] in
+                    guard let driver = connections[delayed.connectionID] else { return }
+                    driver.deliver(streamID: delayed.streamID, response: delayed.response, actions: delayed.actions)
+                    driver.flush()
+                }
+                continue
+            }
             guard let driver = connections[item.connectionID] else { continue }
             driver.deliver(streamID: item.streamID, response: item.response, actions: item.actions)
             if !touched.contains(where: { $0 === driver }) { touched.append(driver) }
@@ -176,8 +232,24 @@ final class EventLoopWorker: @unchecked Sendable {
         event_base_loopexit(base, &timeout)
     }
 
+    /// Runs `body` on this loop after `milliseconds` (a libevent timer, not a sleeping thread).
+    private func schedule(afterMilliseconds milliseconds: Int, onCancel: @escaping () -> Void = {}, _ body: @escaping () -> Void) {
+        let timer = LoopTimer(onCancel: onCancel)
+        let key = ObjectIdentifier(timer)
+        timer.fire = { [unowned self] in
+            timers[key]?.free()
+            timers[key] = nil
+            body()
+        }
+        timers[key] = timer
+        timer.start(base: base, milliseconds: milliseconds)
+    }
+
     private func closeAllConnections() {
+        for timer in Array(timers.values) { timer.cancel() }
+        timers.removeAll()
         for driver in Array(connections.values) { driver.close() }
+        acceptPause = nil
     }
 
     // MARK: - Socket helpers
@@ -205,19 +277,7 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 
     static func boundPort(of fd: Int32) -> Int {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let result = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard result == 0 else { return 0 }
-        let family = Int32(storage.ss_family)
-        return withUnsafePointer(to: &storage) { pointer -> Int in
-            if family == AF_INET6 {
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
-            }
-            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
-        }
+        max(0, Int(cnative_bound_port(fd)))
     }
 
     static func describe(_ address: UnsafeMutablePointer<sockaddr>) -> String {
@@ -232,10 +292,43 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 }
 
+/// One pending libevent timer with the work it runs; `cancel` frees it without running the work.
+private final class LoopTimer {
+    var fire: () -> Void = {}
+    private let onCancel: () -> Void
+    private var event: OpaquePointer?
+
+    init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+
+    func start(base: OpaquePointer, milliseconds: Int) {
+        event = event_new(base, -1, 0, { _, _, context in
+            Unmanaged<LoopTimer>.fromOpaque(context!).takeUnretainedValue().fire()
+        }, Unmanaged.passUnretained(self).toOpaque())
+        var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
+        event_add(event, &timeout)
+    }
+
+    func free() {
+        if let event { event_free(event) }
+        event = nil
+    }
+
+    func cancel() {
+        guard event != nil else { return }
+        free()
+        onCancel()
+    }
+}
+
 /// First-answer-wins guard of a `ResponseSink`.
 private final class SinkState: Sendable {
     private let answered = Atomic<Bool>(false)
     func claim() -> Bool { answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
+}
+
+private let acceptFailed: evconnlistener_errorcb = { _, context in
+    let code = errno
+    Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().acceptPause?.acceptFailed(errno: code)
 }
 
 private let acceptConnection: evconnlistener_cb = { listener, fd, address, _, context in

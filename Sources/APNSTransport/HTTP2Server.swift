@@ -1,21 +1,21 @@
-import APNSCore
+import HTTPContract
 import CNative
 import Foundation
 import Synchronization
 
-/// One listening socket: address, whether it speaks TLS or cleartext HTTP/2 (prior knowledge), and which APNs
-/// environment it stands for.
+/// One listening socket: address, whether it speaks TLS or cleartext HTTP/2 (prior knowledge), and a label the
+/// application gives it (every connection's `ConnectionInfo.listenerLabel`; apns-mock uses the environment name).
 public struct ListenerConfiguration: Sendable, Equatable {
     public var host: String
     public var port: Int
     public var useTLS: Bool
-    public var environment: APNsEnvironment
+    public var label: String
 
-    public init(host: String, port: Int, useTLS: Bool, environment: APNsEnvironment) {
+    public init(host: String, port: Int, useTLS: Bool, label: String) {
         self.host = host
         self.port = port
         self.useTLS = useTLS
-        self.environment = environment
+        self.label = label
     }
 }
 
@@ -55,16 +55,18 @@ public final class HTTP2Server: Sendable {
     public init(
         listeners: [ListenerConfiguration], tls: TLSFiles?, settings: TransportSettings = TransportSettings(),
         application: any HTTP2Application, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-        clock: any WallClock = SystemClock()
+        clock: any WallClock = SystemClock(), faults: ConnectionFaults = ConnectionFaults()
     ) throws {
         LibraryInitialization.once()
         let tlsContext: TLSContext? = try listeners.contains(where: \.useTLS)
             ? TLSContext(files: tls ?? { throw TransportError.tls("a TLS listener needs a certificate and key") }())
             : nil
         self.listeners = listeners
+        let bodyBudget = BodyBufferBudget(limit: settings.totalBodyBufferLimit)
         self.workers = try (0..<max(1, threads)).map { index in
             try EventLoopWorker(
-                index: index, tls: tlsContext, settings: settings, application: application, clock: clock)
+                index: index, tls: tlsContext, settings: settings, application: application, clock: clock,
+                faults: faults, bodyBudget: bodyBudget)
         }
     }
 
@@ -75,6 +77,7 @@ public final class HTTP2Server: Sendable {
         var ports: [Int] = []
         for listener in listeners {
             var port = listener.port
+            try ExclusivePortCheck.ensureFree(host: listener.host, port: port)
             for worker in workers {
                 port = try worker.listen(listener, port: port)
             }
@@ -102,8 +105,11 @@ public final class HTTP2Server: Sendable {
 /// ignoring SIGPIPE (writes to a closed socket must fail, not kill the process).
 enum LibraryInitialization {
     private static let done: Void = {
-        evthread_use_pthreads()
+        cnative_libevent_use_pthreads_once()
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (RLIMIT_FSIZE) must make the store's writes fail, which it reports, not kill the process.
+        signal(SIGXFSZ, SIG_IGN)
+        DescriptorLimit.raiseToHardLimit()
     }()
 
     static func once() { _ = done }

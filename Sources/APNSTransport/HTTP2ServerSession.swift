@@ -1,5 +1,6 @@
-import APNSCore
+import HTTPContract
 import CNative
+import Dispatch
 
 /// One server-side nghttp2 session, driven as bytes in, bytes out: `receive` feeds what the socket read,
 /// `drainOutput` produces what the socket must write. No I/O happens here, so tests pair it with a client session
@@ -8,7 +9,7 @@ import CNative
 /// Re-entrancy: nghttp2 calls back into this object while `nghttp2_session_mem_recv`/`mem_send` are on the stack.
 /// Callbacks only record (`events`, stream state); the owner acts on completed requests after `receive` returns,
 /// and submissions (`respond`, `apply`) are refused while nghttp2 is on the stack. (Pattern: swift-nio-http2's
-/// last nghttp2-based `NGHTTP2Session`; STYLE.md principle 3.)
+/// last nghttp2-based `NGHTTP2Session`.)
 ///
 /// Not thread-safe: one session belongs to one event-loop thread.
 final class HTTP2ServerSession {
@@ -16,12 +17,13 @@ final class HTTP2ServerSession {
         /// A request is complete (END_STREAM) or its body passed `requestBodyLimit`.
         case request(HTTPRequest)
         /// The request's header list is larger than the advertised MAX_HEADER_LIST_SIZE. Netty (APNs' front end,
-        /// §1.2) answers such a stream with a bare 431; the request never reaches the application.
+        /// A-CONN) answers such a stream with a bare 431; the request never reaches the application.
         case headerListTooLarge(streamID: Int32, size: Int)
     }
 
-    /// Per-stream request assembly.
-    fileprivate struct StreamState {
+    /// Per-stream request assembly. A class, so that each header field and DATA chunk mutates the one instance in
+    /// place (a struct copied out of the dictionary per field made a large header block cost quadratic time).
+    fileprivate final class StreamState {
         var method: String?
         var path: String?
         var scheme: String?
@@ -32,11 +34,35 @@ final class HTTP2ServerSession {
         var bodyLength = 0
         var headerListSize = 0
         var dispatched = false
+        /// Set once `headerListSize` passed the limit: later fields are counted, not kept.
+        var headerListTooLarge = false
+        /// Reset by this side (body caps, incomplete-stream timeout): later DATA is dropped.
+        var refused = false
+        /// Body bytes counted against the connection's and the server's buffer budgets.
+        var reservedBodyBytes = 0
         var receivedAt: Timestamp
+        /// Monotonic nanoseconds when its HEADERS began (incomplete-stream timeout).
+        let startedAt: UInt64
+
+        init(receivedAt: Timestamp, startedAt: UInt64) {
+            self.receivedAt = receivedAt
+            self.startedAt = startedAt
+        }
     }
+
+    /// Work done on header fields, for tests that check a large header block costs linear work: every field seen,
+    /// and those kept (decoded and stored; bounded by the header-list limit).
+    private(set) var headerFieldsSeen = 0
+    private(set) var headerFieldsKept = 0
 
     private var session: OpaquePointer?
     private var streams: [Int32: StreamState] = [:]
+    /// Shared by every session of a server (`totalBodyBufferLimit`).
+    private let bodyBudget: BodyBufferBudget
+    /// Body bytes this connection holds (`connectionBodyBufferLimit`).
+    private(set) var bufferedBodyBytes = 0
+    /// Streams to reset with REFUSED_STREAM once nghttp2 is off the stack (their DATA passed a body cap).
+    private var streamsToRefuse: [Int32] = []
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
     private var outgoingBodies: [Int32: (bytes: [UInt8], offset: Int)] = [:]
     private var events: [Event] = []
@@ -47,8 +73,8 @@ final class HTTP2ServerSession {
     private var responseEnded: Set<Int32> = []
     /// GOAWAYs that accompany a response: sent once that response's END_STREAM is out, so that the response's DATA
     /// does not follow the GOAWAY (strict clients such as Python h2 refuse frames after GOAWAY).
-    private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8])] = [:]
-    private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8])] = []
+    private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = [:]
+    private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = []
 
     let connection: ConnectionInfo
     let settings: TransportSettings
@@ -58,7 +84,9 @@ final class HTTP2ServerSession {
     /// Set when nghttp2 reported a fatal error; the connection must be closed after the output is flushed.
     private(set) var fatalError: String?
 
-    init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32, now: @escaping () -> Timestamp) {
+    init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32,
+         bodyBudget: BodyBufferBudget? = nil, now: @escaping () -> Timestamp) {
+        self.bodyBudget = bodyBudget ?? BodyBufferBudget(limit: settings.totalBodyBufferLimit)
         self.connection = connection
         self.settings = settings
         self.now = now
@@ -79,7 +107,7 @@ final class HTTP2ServerSession {
         nghttp2_option_new(&option)
         defer { nghttp2_option_del(option) }
         // `authorization: bearer ` (trailing space) must reach the APNs rules, which answer with an APNs reason;
-        // nghttp2's RFC 9113 check would reset the stream first (apns-mocks-and-senders.md §3.3).
+        // nghttp2's RFC 9113 check would reset the stream first.
         nghttp2_option_set_no_rfc9113_leading_and_trailing_ws_validation(option, 1)
 
         let userData = Unmanaged.passUnretained(self).toOpaque()
@@ -88,6 +116,7 @@ final class HTTP2ServerSession {
     }
 
     deinit {
+        for stream in streams.values { releaseBody(of: stream) }
         nghttp2_session_del(session)
     }
 
@@ -105,7 +134,30 @@ final class HTTP2ServerSession {
             fatalError = String(cString: nghttp2_strerror(Int32(result)))
             return false
         }
+        for streamID in streamsToRefuse {
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_REFUSED_STREAM.rawValue)
+        }
+        streamsToRefuse.removeAll()
         return true
+    }
+
+    /// Resets every stream whose request began before `cutoff` (monotonic nanoseconds) and has not ended, with
+    /// RST_STREAM(CANCEL), dropping its buffered body. Returns how many were reset.
+    @discardableResult
+    func resetIncompleteStreams(startedBefore cutoff: UInt64) -> Int {
+        precondition(!insideNGHTTP2)
+        var count = 0
+        for (streamID, stream) in streams where !stream.dispatched && !stream.refused && stream.startedAt < cutoff {
+            refuse(stream)
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+            count += 1
+        }
+        return count
+    }
+
+    /// When the oldest unfinished request began (monotonic nanoseconds), or nil when none is unfinished.
+    var oldestIncompleteStreamStart: UInt64? {
+        streams.values.lazy.filter { !$0.dispatched && !$0.refused }.map(\.startedAt).min()
     }
 
     /// Completed requests since the last call, in arrival order.
@@ -119,7 +171,9 @@ final class HTTP2ServerSession {
         drainFrames(into: &output, limit: limit)
         resetStreamsAnsweredEarly()
         if !goAwayReady.isEmpty {
-            for goAway in goAwayReady { self.goAway(errorCode: goAway.errorCode, debugData: goAway.debugData) }
+            for goAway in goAwayReady {
+                self.goAway(errorCode: goAway.errorCode, debugData: goAway.debugData, lastStreamID: goAway.lastStreamID)
+            }
             goAwayReady.removeAll()
             drainFrames(into: &output, limit: limit)
         }
@@ -180,19 +234,27 @@ final class HTTP2ServerSession {
             _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         case .goAway(let errorCode, let debugData):
             if nghttp2_session_find_stream(session, streamID) != nil {
-                goAwayAfterResponse[streamID] = (errorCode, debugData)
+                goAwayAfterResponse[streamID] = (errorCode, debugData, nil)
             } else {
                 goAway(errorCode: errorCode, debugData: debugData)
             }
         case .resetStream(let errorCode):
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
+        case .goAwayNaming(let lastStreamID, let errorCode, let debugData, let beforeResponse):
+            if !beforeResponse && nghttp2_session_find_stream(session, streamID) != nil {
+                goAwayAfterResponse[streamID] = (errorCode, debugData, lastStreamID)
+            } else {
+                goAway(errorCode: errorCode, debugData: debugData, lastStreamID: lastStreamID)
+            }
+        case .closeConnection, .delayResponse:
+            break  // carried out by the connection driver and the event loop
         }
     }
 
-    /// GOAWAY naming the last stream this side processed; streams up to it may finish.
-    func goAway(errorCode: UInt32, debugData: [UInt8]) {
+    /// GOAWAY naming `lastStreamID` (default: the last stream this side processed); streams up to it may finish.
+    func goAway(errorCode: UInt32, debugData: [UInt8], lastStreamID named: Int32? = nil) {
         precondition(!insideNGHTTP2)
-        let lastStreamID = nghttp2_session_get_last_proc_stream_id(session)
+        let lastStreamID = named ?? nghttp2_session_get_last_proc_stream_id(session)
         debugData.withUnsafeBufferPointer { debug in
             _ = nghttp2_submit_goaway(
                 session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStreamID, errorCode, debug.baseAddress, debug.count)
@@ -233,13 +295,23 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func beginHeaders(streamID: Int32) {
-        streams[streamID] = StreamState(receivedAt: now())
+        streams[streamID] = StreamState(receivedAt: now(), startedAt: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Counts one arriving header field against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2: name + value
+    /// + 32 per field) before anything is decoded. Returns false once the list is over the limit: the field is not
+    /// kept, and the stream will be answered 431 (`dispatch`), so a block of any size costs O(1) per field.
+    fileprivate func admitHeaderField(streamID: Int32, nameLength: Int, valueLength: Int) -> Bool {
+        headerFieldsSeen += 1
+        guard let stream = streams[streamID] else { return false }
+        stream.headerListSize += nameLength + valueLength + 32
+        if stream.headerListSize > Int(settings.maxHeaderListSize) { stream.headerListTooLarge = true }
+        return !stream.headerListTooLarge
     }
 
     fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
-        guard var stream = streams[streamID] else { return 0 }
-        // RFC 9113 §6.5.2: size = name + value + 32 per field.
-        stream.headerListSize += name.utf8.count + value.utf8.count + 32
+        guard let stream = streams[streamID] else { return 0 }
+        headerFieldsKept += 1
         switch name {
         case ":method": stream.method = value
         case ":path": stream.path = value
@@ -249,35 +321,58 @@ final class HTTP2ServerSession {
             if name == "host" { stream.host = value }
             stream.headers.append(HeaderField(name, value))
         }
-        streams[streamID] = stream
         return 0
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard var stream = streams[streamID] else { return }
+        guard let stream = streams[streamID], !stream.refused else { return }
         stream.bodyLength += bytes.count
         let room = settings.requestBodyLimit - stream.body.count
-        if room > 0 { stream.body.append(contentsOf: bytes.prefix(room)) }
-        streams[streamID] = stream
+        if room > 0 && !stream.dispatched {
+            let take = min(room, bytes.count)
+            guard bufferedBodyBytes + take <= settings.connectionBodyBufferLimit, bodyBudget.reserve(take) else {
+                // Over a body cap: this stream gives way (REFUSED_STREAM: not processed, safe to retry).
+                refuse(stream)
+                streamsToRefuse.append(streamID)
+                return
+            }
+            bufferedBodyBytes += take
+            stream.reservedBodyBytes += take
+            stream.body.append(contentsOf: bytes.prefix(take))
+        }
         if stream.bodyLength > settings.requestBodyLimit && !stream.dispatched {
-            // Answer now; do not keep the rest (issue 2: "answered without being buffered in full").
+            // Answer now; do not keep the rest (the body is answered without being buffered in full).
             streamsToResetAfterResponse.insert(streamID)
             dispatch(streamID: streamID)
         }
     }
 
+    private func refuse(_ stream: StreamState) {
+        stream.refused = true
+        releaseBody(of: stream)
+        stream.body = []
+    }
+
+    private func releaseBody(of stream: StreamState) {
+        guard stream.reservedBodyBytes > 0 else { return }
+        bufferedBodyBytes -= stream.reservedBodyBytes
+        bodyBudget.release(stream.reservedBodyBytes)
+        stream.reservedBodyBytes = 0
+    }
+
     fileprivate func endStream(streamID: Int32) {
         // The client finished sending: no need to ask it to stop.
         streamsToResetAfterResponse.remove(streamID)
-        guard let stream = streams[streamID], !stream.dispatched else { return }
+        guard let stream = streams[streamID], !stream.dispatched, !stream.refused else { return }
         dispatch(streamID: streamID)
     }
 
     private func dispatch(streamID: Int32) {
-        guard var stream = streams[streamID] else { return }
+        guard let stream = streams[streamID] else { return }
         stream.dispatched = true
-        streams[streamID] = stream
-        if stream.headerListSize > Int(settings.maxHeaderListSize) {
+        // The body now belongs to the request handed over (or is dropped): it no longer counts as buffered.
+        releaseBody(of: stream)
+        if stream.headerListTooLarge {
             events.append(.headerListTooLarge(streamID: streamID, size: stream.headerListSize))
             return
         }
@@ -288,7 +383,7 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func streamClosed(streamID: Int32) {
-        streams[streamID] = nil
+        if let stream = streams.removeValue(forKey: streamID) { releaseBody(of: stream) }
         outgoingBodies[streamID] = nil
     }
 
@@ -354,7 +449,9 @@ private let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, user
 
 private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
     guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-    return session(from: userData).header(
+    let server = session(from: userData)
+    guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
+    return server.header(
         streamID: frame.pointee.hd.stream_id,
         name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
         value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
@@ -366,7 +463,9 @@ private let onInvalidHeader: nghttp2_on_invalid_header_callback = { _, frame, na
     guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
     let nameString = String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self)
     guard !nameString.hasPrefix(":") else { return 0 }
-    return session(from: userData).header(
+    let server = session(from: userData)
+    guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
+    return server.header(
         streamID: frame.pointee.hd.stream_id, name: nameString.lowercased(),
         value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
 }

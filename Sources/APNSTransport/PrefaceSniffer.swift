@@ -1,7 +1,7 @@
 /// Decides, from a connection's first bytes, whether the client speaks HTTP/2 (the 24-byte client preface) or
 /// HTTP/1.x. APNs answers an HTTP/1.x request with a GOAWAY frame (PROTOCOL_ERROR) whose debug data is
 /// `Unexpected HTTP/1.x request: <METHOD> <PATH>` — the wording of Netty's HTTP/2 handler, which APNs' front end
-/// evidently runs. Source: apns-protocol.md §1.2 and §1.4 [OBS] (pastebin capture, two repository notes).
+/// evidently runs. Source: A-CONN and A-SEND [OBS] (pastebin capture, two repository notes).
 struct PrefaceSniffer {
     enum Verdict: Equatable {
         case needMoreBytes

@@ -1,9 +1,9 @@
-import APNSCore
+import HTTPContract
 import CNative
 
 /// The server's OpenSSL context: TLS 1.2 or later, ALPN `h2` when offered and no ALPN otherwise (aioapns and
-/// Pushy offer none; APNs accepts them: apns-mocks-and-senders.md §3.1), and a client-certificate request that
-/// does not require one (APNs asks for a certificate during every handshake: apns-protocol.md §1.2 [OBS]).
+/// Pushy offer none; APNs accepts them: LIB-aioapns, LIB-pushy), and a client-certificate request that
+/// does not require one (APNs asks for a certificate during every handshake: A-CONN [OBS]).
 final class TLSContext: @unchecked Sendable {
     // Immutable after init; OpenSSL contexts are safe to share across threads once configured.
     let context: OpaquePointer
@@ -55,6 +55,7 @@ final class TLSContext: @unchecked Sendable {
     }
 }
 
-/// Certificate-based authentication is emulated later from the certificate itself; the handshake never fails
-/// because of what the client presents.
+/// apns-mock authenticates senders by provider token only: it asks for a client certificate (so a sender
+/// configured for certificates can complete its handshake), accepts whatever is presented and never checks it.
+/// Certificate-based authentication is not emulated; the handshake never fails because of what the client presents.
 private let acceptAnyClientCertificate: @convention(c) (Int32, OpaquePointer?) -> Int32 = { _, _ in 1 }

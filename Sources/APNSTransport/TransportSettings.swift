@@ -1,8 +1,8 @@
-import APNSCore
+import HTTPContract
 
 /// The HTTP/2 parameters the server announces and enforces. Defaults are APNs' own SETTINGS as observed on the
 /// wire: HEADER_TABLE_SIZE 4096, MAX_CONCURRENT_STREAMS 1000, INITIAL_WINDOW_SIZE 65535, MAX_FRAME_SIZE 16384,
-/// MAX_HEADER_LIST_SIZE 8000. Source: apns-protocol.md §1.3 [OBS] (pushy#878 log, 2021; Go http2debug log, 2016).
+/// MAX_HEADER_LIST_SIZE 8000. Source: A-CONN [OBS] (pushy#878 log, 2021; Go http2debug log, 2016).
 public struct TransportSettings: Sendable, Equatable {
     public var headerTableSize: UInt32 = 4096
     public var initialWindowSize: UInt32 = 65535
@@ -13,6 +13,20 @@ public struct TransportSettings: Sendable, Equatable {
     public var requestBodyLimit: Int = 64 * 1024
     /// Stop reading from a client whose unsent output exceeds this (a client that does not read).
     public var outputHighWatermark: Int = 1 << 20
+    /// A connection whose TLS handshake and HTTP/2 client preface are not complete after this many seconds is
+    /// closed (docs/reliability.md).
+    public var handshakeTimeout: Double = 10
+    /// A connection with no open stream that has received nothing for this many seconds gets GOAWAY(NO_ERROR) and
+    /// is closed. APNs keeps idle connections at least an hour (A-SEND: PING "after an hour of inactivity").
+    public var idleTimeout: Double = 7200
+    /// A stream whose request has not ended (END_STREAM) this many seconds after its HEADERS is reset with
+    /// RST_STREAM(CANCEL) and its buffered body dropped.
+    public var incompleteStreamTimeout: Double = 30
+    /// Request-body bytes one connection may hold buffered across its unfinished streams; DATA beyond it resets
+    /// that stream with RST_STREAM(REFUSED_STREAM), which senders retry.
+    public var connectionBodyBufferLimit: Int = 8 << 20
+    /// The same across every connection of the server.
+    public var totalBodyBufferLimit: Int = 256 << 20
 
     public init() {}
 }

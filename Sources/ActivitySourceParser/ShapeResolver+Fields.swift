@@ -7,7 +7,7 @@ extension ShapeResolver {
     /// - without: every stored property except a `let` that has an initial value;
     /// - `var x = value` is still read and its key still required (defaults are ignored by synthesized init);
     /// - optionals may be absent or null (`decodeIfPresent`).
-    /// Source: SE-0166; apns-protocol.md §5.3.
+    /// Source: SE-0166; A-JSONDEC.
     mutating func fields(of declaration: TypeDeclaration) -> [SchemaField] {
         let codingKeys = codingKeyMap(of: declaration)
         var fields: [SchemaField] = []

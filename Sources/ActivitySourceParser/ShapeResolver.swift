@@ -5,7 +5,7 @@ import SwiftSyntax
 /// Turns Swift types into `CodableShape`s following the rules of synthesized `Codable` and `JSONDecoder`'s
 /// default strategies. Anything it cannot resolve with certainty becomes `.unresolved` plus a problem message;
 /// it never guesses. Source: SE-0166 (Codable synthesis), SE-0295 (enums with associated values),
-/// apns-protocol.md §5.3.
+/// A-JSONDEC.
 struct ShapeResolver {
     let table: DeclarationTable
     private(set) var problems: [String] = []

@@ -28,3 +28,16 @@ const char *cnative_SSL_get_servername(const SSL *ssl) { return SSL_get_serverna
 void cnative_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }
 
 sqlite3_destructor_type cnative_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+int cnative_bound_port(int fd) {
+    struct sockaddr_storage storage;
+    socklen_t length = sizeof(storage);
+    if (getsockname(fd, (struct sockaddr *)&storage, &length) != 0) return -1;
+    if (storage.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&storage)->sin6_port);
+    if (storage.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&storage)->sin_port);
+    return -1;
+}
+
+static pthread_once_t libevent_pthreads_once = PTHREAD_ONCE_INIT;
+static void use_pthreads(void) { evthread_use_pthreads(); }
+void cnative_libevent_use_pthreads_once(void) { pthread_once(&libevent_pthreads_once, use_pthreads); }

@@ -4,7 +4,7 @@ import ArgumentParser
 struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
-        abstract: "Conformance suites: grade a sender library through named scenarios.",
-        subcommands: [ConformanceSenderCommand.self]
+        abstract: "Conformance suites: grade a sender library through named scenarios, or a server through the case table.",
+        subcommands: [ConformanceSenderCommand.self, ConformanceServerCommand.self]
     )
 }

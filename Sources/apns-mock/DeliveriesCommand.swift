@@ -1,7 +1,8 @@
-import APNSAdmin
+import APNSAdminClient
 import APNSCore
 import APNSStore
 import ArgumentParser
+import DeliveryRendering
 import Foundation
 
 /// Where `deliveries` and `explain` read from: a running server's admin API, or the store file with `--data-dir`.
@@ -20,56 +21,13 @@ struct DeliverySourceOptions: ParsableArguments {
             help: "Read the store file in this directory instead of asking a server (works when none runs).")
     var dataDirectory: String?
 
-    func open() throws -> DeliverySource {
+    /// The store file with `--data-dir`, else the running server's admin API: either is read the same way.
+    func open() throws -> any DeliveryReader {
         if let dataDirectory {
-            return .file(try SQLiteDeliveryArchive(directory: dataDirectory))
+            return try SQLiteDeliveryArchive(directory: dataDirectory)
         }
         let token = adminToken ?? ProcessInfo.processInfo.environment["APNS_MOCK_ADMIN_TOKEN"]
-        return .server(AdminClient(host: adminHost, port: adminPort, bearerToken: token))
-    }
-}
-
-/// Deliveries from either source, with the same calls.
-enum DeliverySource {
-    case server(AdminClient)
-    case file(SQLiteDeliveryArchive)
-
-    func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
-        switch self {
-        case .server(let client): return try client.deliveries(query)
-        case .file(let archive): return try archive.deliveries(query)
-        }
-    }
-
-    /// By numeric delivery id or by apns-id.
-    func delivery(_ key: String) throws -> DeliveryRecord? {
-        switch self {
-        case .server(let client): return try client.delivery(key)
-        case .file(let archive):
-            if let id = Int64(key), let record = try archive.delivery(id: id) { return record }
-            return try archive.delivery(apnsID: key)
-        }
-    }
-
-    func latestID() throws -> Int64 {
-        switch self {
-        case .server(let client): return try client.latestID()
-        case .file(let archive): return try archive.latestID()
-        }
-    }
-
-    /// The server's long poll; for a file, polling twice a second (no notification crosses processes).
-    func next(_ filter: DeliveryFilter, after afterID: Int64) throws -> [DeliveryRecord] {
-        switch self {
-        case .server(let client):
-            guard let first = try client.waitForNext(filter, after: afterID, timeout: .seconds(30)) else { return [] }
-            let rest = try client.deliveries(DeliveryQuery(filter: filter, afterID: first.id, limit: 500, order: .oldestFirst))
-            return [first] + rest
-        case .file(let archive):
-            let found = try archive.deliveries(DeliveryQuery(filter: filter, afterID: afterID, limit: 500, order: .oldestFirst))
-            if found.isEmpty { Thread.sleep(forTimeInterval: 0.5) }
-            return found
-        }
+        return AdminClient(host: adminHost, port: adminPort, bearerToken: token)
     }
 }
 
@@ -121,7 +79,7 @@ struct DeliveriesCommand: ParsableCommand {
         let source = try source.open()
         let style = TerminalStyle.current()
         let records = try source.deliveries(DeliveryQuery(filter: filter, limit: limit)).reversed()
-        var lastID = try records.last?.id ?? source.latestID()
+        var lastID = try records.last?.id ?? source.newestID()
         // --follow prints rows long after the header: fixed column widths keep them under it.
         let widths = follow ? DeliveryTable.followWidths(for: Array(records)) : nil
         if records.isEmpty && !follow {
@@ -133,7 +91,7 @@ struct DeliveriesCommand: ParsableCommand {
         emit(render(Array(records), style: style, header: true, widths: widths))
         guard follow else { return }
         while true {
-            let fresh = try source.next(filter, after: lastID)
+            let fresh = try source.next(filter, after: lastID, timeout: .seconds(30))
             guard let last = fresh.last else { continue }
             lastID = last.id
             emit(render(fresh, style: style, header: false, widths: widths))

@@ -1,4 +1,4 @@
-import APNSAdmin
+import DeliveryRendering
 import APNSStore
 import ArgumentParser
 import Foundation
@@ -17,7 +17,7 @@ struct ExplainCommand: ParsableCommand {
     @Flag(help: "Print the delivery as JSON.") var json = false
 
     func run() throws {
-        guard let record = try source.open().delivery(apnsID) else {
+        guard let record = try source.open().delivery(matching: apnsID) else {
             throw CommandFailure.notFound("no delivery with apns-id or id \(apnsID)")
         }
         if json {

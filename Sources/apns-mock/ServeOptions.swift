@@ -62,6 +62,21 @@ struct ServeOptions: ParsableArguments {
     @Option(help: "Event-loop threads (default: one per core).")
     var threads: Int?
 
+    @Option(name: .customLong("handshake-timeout"), help: "Seconds to finish the TLS handshake and HTTP/2 preface (default 10).")
+    var handshakeTimeout: Double?
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds before an idle connection gets GOAWAY and is closed (default 7200).")
+    var idleTimeout: Double?
+
+    @Option(name: .customLong("stream-timeout"), help: "Seconds for a request to finish before its stream is reset (default 30).")
+    var streamTimeout: Double?
+
+    @Option(name: .customLong("connection-body-buffer"), help: "Request-body bytes buffered per connection (default 8388608).")
+    var connectionBodyBuffer: Int?
+
+    @Option(name: .customLong("total-body-buffer"), help: "Request-body bytes buffered across the server (default 268435456).")
+    var totalBodyBuffer: Int?
+
     /// Flags override the configuration file.
     func apply(to configuration: inout MockConfiguration) throws {
         if let host { configuration.host = host }
@@ -78,6 +93,11 @@ struct ServeOptions: ParsableArguments {
         if inMemory { configuration.dataDir = nil } else if configuration.dataDir == nil { configuration.dataDir = ".apns-mock" }
         if let environment { configuration.environment = environment }
         if let threads { configuration.threads = threads }
+        if let handshakeTimeout { configuration.limits.handshakeTimeoutSeconds = handshakeTimeout }
+        if let idleTimeout { configuration.limits.idleTimeoutSeconds = idleTimeout }
+        if let streamTimeout { configuration.limits.streamTimeoutSeconds = streamTimeout }
+        if let connectionBodyBuffer { configuration.limits.connectionBodyBufferBytes = connectionBodyBuffer }
+        if let totalBodyBuffer { configuration.limits.totalBodyBufferBytes = totalBodyBuffer }
         configuration.liveActivities.sources += activitySources
         configuration.liveActivities.schemaFiles += activitySchemas
         do {

@@ -33,6 +33,8 @@ private final class TopicCheckingAuthenticator: ConnectionAuthenticator {
 
     init(inner: TableAuthenticator) { self.inner = inner }
 
+    var hasAuthenticated: Bool { inner.hasAuthenticated }
+
     func authenticate(_ request: AuthRequest) -> AuthDecision {
         topicsSeen.append(request.topic)
         guard request.topic != nil else { return .accepted(TableAuthenticator.sender, warnings: []) }

@@ -2,7 +2,7 @@ import APNSCore
 import Testing
 
 @Suite struct DeviceTokenFormatTests {
-    /// 64, 108 and 160 digits are all real (§6); no length is special.
+    /// 64, 108 and 160 digits are all real (A-REG); no length is special.
     @Test(arguments: [2, 64, 108, 160, 200, 202, 512])
     func anyEvenNumberOfHexDigitsIsWellFormed(_ digits: Int) {
         #expect(DeviceTokenFormat.isWellFormed(String(repeating: "aF", count: digits / 2)))

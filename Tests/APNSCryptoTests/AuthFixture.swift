@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import CoreTestSupport
 import Foundation
 
 /// Keys generated in the test, a registry, a shared cache, a test clock, and helpers to make tokens and requests.
@@ -108,21 +109,6 @@ final class CountingVerifier: ES256Verifier, @unchecked Sendable {
         return inner.isValidSignature(signature, for: message)
     }
 }
-
-/// A small deterministic generator so random tests replay.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func base64URL(_ text: String) -> String { JWTBase64.encodeURL(Array(text.utf8)) }
 
 /// The repository's `certs/` folder.
 let certsDirectory = URL(fileURLWithPath: #filePath)

@@ -3,14 +3,21 @@ import APNSCrypto
 import Testing
 
 /// Measures per-request authentication cost: a token seen for the first time (parse + ECDSA verification) and a
-/// token already verified (cache lookup). Prints the figures; asserts only that the cache is faster, which is the
-/// point of having it. Run in release for representative numbers: see docs/authentication.md.
+/// token already verified (cache lookup). Prints the figures without asserting them (speed belongs to the
+/// benchmark); asserts what makes the cached path cheap: it verifies no signature. Run in release for
+/// representative numbers: see docs/authentication.md.
 @Suite("Authentication cost: cold verification vs cached lookup")
 struct AuthenticationCostTests {
-    @Test("a cached token authenticates faster than a cold one, and the figures are printed")
+    @Test("a cold token is verified once, a cached one never again, and the figures are printed")
     func coldVersusCached() throws {
         let fixture = AuthFixture(cacheCapacity: 100_000)
-        try fixture.addKey("KEYAAAAAA1")
+        let counting = Locked<CountingVerifier?>(nil)
+        try fixture.addKey("KEYAAAAAA1", verifier: { key in
+            let verifier = CountingVerifier(key)
+            counting.withLock { $0 = verifier }
+            return verifier
+        })
+        let verifications = { counting.withLock { $0?.count ?? 0 } }
         let coldCount = 300
         let tokens = try (0..<coldCount).map { try fixture.token("KEYAAAAAA1", age: Double($0)) }
         let clock = ContinuousClock()
@@ -22,6 +29,7 @@ struct AuthenticationCostTests {
             }
         }
         #expect(accepted == coldCount)
+        #expect(verifications() == coldCount)
 
         let warmCount = 20_000
         let connection = fixture.authenticator()
@@ -30,6 +38,7 @@ struct AuthenticationCostTests {
             for _ in 0..<warmCount where connection.authenticate(request).isAccepted { accepted += 1 }
         }
         #expect(accepted == coldCount + warmCount)
+        #expect(verifications() == coldCount)
 
         let key = fixture.signers["KEYAAAAAA1"]!.privateKey
         let message = Array("eyJhbGciOiJFUzI1NiJ9.eyJpc3MiOiJUIn0".utf8)
@@ -44,7 +53,6 @@ struct AuthenticationCostTests {
         print(
             "auth cost per request: cold (parse + verify + cache insert) \(Self.format(coldPerOp)) µs, "
                 + "ES256 verify alone \(Self.format(verifyPerOp)) µs, cached \(Self.format(warmPerOp)) µs")
-        #expect(warmPerOp < coldPerOp)
     }
 
     private static func microseconds(_ duration: Duration) -> Double {

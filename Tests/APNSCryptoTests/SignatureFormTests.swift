@@ -29,7 +29,7 @@ struct SignatureFormTests {
     }
 
     /// Apple's "Sending push notifications using command-line tools" (A-CLI) builds the token with `openssl`; its
-    /// signature is DER. Source: apns-protocol.md §4.2.
+    /// signature is DER. Source: A-TOKEN.
     static let appleRecipe = #"""
         JWT_ISSUE_TIME=$(date +%s)
         JWT_HEADER=$(printf '{ "alg": "ES256", "kid": "%s" }' "${AUTH_KEY_ID}" | openssl base64 -e -A | tr -- '+/' '-_' | tr -d =)

@@ -1,4 +1,5 @@
 import APNSCore
+import CoreTestSupport
 import APNSCrypto
 import Testing
 

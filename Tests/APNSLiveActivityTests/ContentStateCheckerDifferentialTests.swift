@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSLiveActivity
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 import APNSLiveActivity
 import Foundation

@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 import APNSLiveActivity
 import Testing
@@ -78,6 +79,28 @@ import Testing
         if !testCase.phrase.isEmpty {
             #expect(matching.first?.message.contains(testCase.phrase) == true, "\(matching.first?.message ?? "")")
         }
+    }
+
+    /// The push rules parse each body once and hand the value on; the checker must reach the same findings from it
+    /// as from the bytes.
+    @Test(arguments: cases.filter { JSONValue.parse(Array($0.payload.utf8)) != nil })
+    func readsTheRulesParseAsItsOwn(_ testCase: Case) {
+        let context = LiveActivityCheckContext(
+            now: P.now, schemas: testCase.schemas, activityAttributesType: testCase.activityType,
+            activityAttributes: testCase.activityAttributes, lastAppliedTimestamp: testCase.lastApplied)
+        let bytes = Array(testCase.payload.utf8)
+        let reused = LiveActivityPayloadChecker.check(payload: bytes, parsed: JSONValue.parse(bytes), context: context)
+        let own = LiveActivityPayloadChecker.check(payload: bytes, context: context)
+        #expect(reused.warnings == own.warnings)
+        #expect(reused.payload == own.payload)
+    }
+
+    @Test func usesTheGivenValueInsteadOfParsingTheBytesAgain() throws {
+        let context = LiveActivityCheckContext(now: P.now)
+        let given = try JSONParser.parse(P.end())
+        let report = LiveActivityPayloadChecker.check(payload: Array("not parsed again".utf8), parsed: given, context: context)
+        #expect(report.payload?.event == .end)
+        #expect(!report.warnings.contains { $0.code == LiveActivityWarningCode.payloadNotJSON.rawValue })
     }
 
     @Test func everyCodeHasACase() {

@@ -41,12 +41,31 @@ import Testing
         }
     }
 
-    @Test func strictAllTurnsEveryWarningCodeIntoAMockRejection() throws {
+    @Test func strictAllTurnsEveryRequestWarningCodeIntoAMockRejection() throws {
         var configuration = MockConfiguration()
         configuration.rules.strictAll = true
         let rules = try MockServer.ruleConfiguration(configuration)
-        #expect(rules.strict.count == PushWarningCode.allCases.count)
+        #expect(rules.strict.count == PushWarningCode.allCases.count + AuthWarningCode.allCases.count)
+        #expect(rules.strictRejection(for: AuthWarningCode.issuedAtString.rawValue) != nil)
         #expect(rules.strict.allSatisfy { $0.wireReason.hasPrefix("MockStrict") })
+    }
+
+    @Test(arguments: ["la-timestamp-milliseconds", "jwt-iat-string", "background-priority-10"])
+    func strictTakesEveryCatalogueCode(code: String) throws {
+        var configuration = MockConfiguration()
+        configuration.rules.strict = [code]
+        #expect(try MockServer.ruleConfiguration(configuration).strictRejection(for: code) != nil)
+    }
+
+    @Test func anUnknownStrictCodeIsRefusedWithASuggestion() {
+        var configuration = MockConfiguration()
+        configuration.rules.strict = ["la-timestamp-milisecond"]
+        #expect {
+            try MockServer.ruleConfiguration(configuration)
+        } throws: { error in
+            "\(error)".contains("unknown warning code \"la-timestamp-milisecond\"")
+                && "\(error)".contains("did you mean \"la-timestamp-milliseconds\"")
+        }
     }
 
     @Test func unknownPolicyNamesAreRefused() {
@@ -70,5 +89,16 @@ import Testing
         #expect(object["production_port"] is NSNull)
         #expect(object["data_dir"] is NSNull)
         #expect(object["admin_port"] as? Int == 40001)
+    }
+
+    /// Runners read this line byte for byte in some setups: keys sorted, absent values `null`, slashes as they are.
+    @Test func theLineKeepsItsExactForm() {
+        let line = StartupAnnouncement(
+            host: "127.0.0.1", tlsPort: 40000, h2cPort: nil, productionPort: 40002, adminPort: 40001,
+            adminHost: nil, environment: "development", pid: 42, threads: 2, dataDir: "/tmp/apns data"
+        ).line()
+        #expect(line == #"{"admin_host":null,"admin_port":40001,"data_dir":"/tmp/apns data","environment":"development","#
+            + #""event":"listening","h2c_port":null,"host":"127.0.0.1","pid":42,"production_port":40002,"threads":2,"#
+            + #""tls_port":40000}"#)
     }
 }

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPipeline
 import Testing
 @testable import APNSMock
 
@@ -22,7 +23,7 @@ import Testing
 
     @Test func aScripted410CarriesAnIntegerMillisecondTimestampAndSaysWhatTheRulesWouldHaveAnswered() {
         let now = Timestamp(secondsSinceEpoch: 1_767_225_600)
-        let verdict = Verdict(status: 200).replaced(by: ScriptedAnswer(status: 410, reason: "Unregistered"), now: now)
+        let verdict = Verdict(status: 200).replaced(by: ScriptedAnswer(status: 410, reason: "Unregistered").reply, now: now)
         #expect(verdict.status == 410)
         #expect(verdict.reason == .unregistered)
         #expect(verdict.timestamp == 1_767_225_600_000)

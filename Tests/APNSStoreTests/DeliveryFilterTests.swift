@@ -1,5 +1,6 @@
 import APNSCore
 import APNSStore
+import DeliveryFixtures
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import APNSCore
+import DeliveryFixtures
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import APNSCore
-import APNSStore
+@testable import APNSStore
+import DeliveryFixtures
 import Foundation
 import Testing
 
@@ -22,8 +23,8 @@ struct LongPollTests {
         defer { store.close() }
         let start = store.latestID
         let appender = Thread {
+            guard store.longPollSignal.waitUntilParked() else { return }
             for index in 0..<50 {
-                Thread.sleep(forTimeInterval: 0.002)
                 appendDurably(store, makeRecord(token: index == 40 ? "wanted" : "noise-\(index)"))
             }
         }
@@ -38,23 +39,26 @@ struct LongPollTests {
         let store = try kind.make()
         defer { store.close() }
         let id = appendDurably(store, makeRecord(token: "wanted"))
-        let started = Date()
+        let parkingsBefore = store.longPollSignal.parkings
         let found = try store.waitForNext(DeliveryFilter(token: "wanted"), after: id, timeout: .milliseconds(200))
         #expect(found == nil)
-        #expect(Date().timeIntervalSince(started) >= 0.15)
+        // It waited for a commit until the timeout instead of answering nil at once.
+        #expect(store.longPollSignal.parkings > parkingsBefore)
     }
 
     @Test("closing the store releases a waiting long poll", arguments: StoreKind.allCases)
     func closeReleases(kind: StoreKind) throws {
         let store = try kind.make()
-        let closer = Thread {
-            Thread.sleep(forTimeInterval: 0.1)
-            store.close()
-        }
-        closer.start()
-        let started = Date()
-        let found = try store.waitForNext(.all, after: 0, timeout: .seconds(30))
-        #expect(found == nil)
-        #expect(Date().timeIntervalSince(started) < 20)
+        let found = Locked<DeliveryRecord?>(nil)
+        let returned = DispatchSemaphore(value: 0)
+        Thread {
+            // The longest wait a store allows: only `close` can end it before the bound below.
+            found.withLock { $0 = try? store.waitForNext(.all, after: 0, timeout: maxWait) }
+            returned.signal()
+        }.start()
+        #expect(store.longPollSignal.waitUntilParked())
+        store.close()
+        #expect(returned.wait(timeout: .now() + 20) == .success)
+        #expect(found.withLock { $0 } == nil)
     }
 }

@@ -1,5 +1,6 @@
 import APNSCore
 @testable import APNSStore
+import DeliveryFixtures
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 import Testing
 @testable import APNSTransport

@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 import Dispatch
 import Foundation
@@ -35,7 +35,7 @@ import Testing
 
     static func startServer(_ application: DelayedApplication) throws -> (HTTP2Server, Int) {
         let server = try HTTP2Server(
-            listeners: [ListenerConfiguration(host: "127.0.0.1", port: 0, useTLS: false, environment: .development)],
+            listeners: [ListenerConfiguration(host: "127.0.0.1", port: 0, useTLS: false, label: "development")],
             tls: nil, application: application, threads: 2)
         let ports = try server.start()
         return (server, ports[0])

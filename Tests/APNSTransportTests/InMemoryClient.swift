@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 import CNative
 @testable import APNSTransport
 

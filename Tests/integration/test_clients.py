@@ -1,5 +1,5 @@
-"""Real APNs sender libraries, pointed at the mock over TLS with the TEST-ONLY CA (recipes:
-shared/reference/apns-mocks-and-senders.md §7). Each must get APNs' answers and its deliveries must be recorded."""
+"""Real APNs sender libraries, pointed at the mock over TLS with the TEST-ONLY CA (recipes in
+the README's "Other senders" table). Each must get APNs' answers and its deliveries must be recorded."""
 import asyncio
 import json
 import os

@@ -1,5 +1,5 @@
 """The shared case table (Conformance/cases/device-push.json), sent to a live server over HTTP/2 with real
-provider tokens: the same cases the Swift unit runner checks against the pure validator (STYLE.md principle 8).
+provider tokens: the same cases the Swift unit runner checks against the pure validator.
 Checks status, reason, apns-id echo, content type, 410 timestamp, and the warnings in the delivery record."""
 import base64
 import collections

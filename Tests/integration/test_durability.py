@@ -1,4 +1,4 @@
-"""Issue 6: a delivery answered 200 is durable before its response is sent. Under load from several connections,
+"""a delivery answered 200 is durable before its response is sent. Under load from several connections,
 the server is killed with SIGKILL; after a restart on the same data directory, every apns-id that got a 200 must
 be in the store."""
 import json

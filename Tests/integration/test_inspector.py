@@ -1,7 +1,7 @@
 """Drives the web inspector in headless Chromium through the Chrome DevTools Protocol (stdlib only: a tiny
 WebSocket client below), against a real `apns-mock serve` started by the `server` fixture (conftest.py).
 
-Checks (issue 6, "Done when"): the page loads, a rejected push sent after loading appears without a reload with
+Checks: the page loads, a rejected push sent after loading appears without a reload with
 its explanation, and an HTML-laden payload is shown as text and never executes.
 """
 import base64

@@ -1,4 +1,4 @@
-"""Issue 5 through the live server: schemas derived from the app's own ActivityAttributes Swift source, what the
+"""through the live server: schemas derived from the app's own ActivityAttributes Swift source, what the
 simulated device does with each push (APNs still answers 200), strict mode, and the admin API's activity view."""
 import json
 import pathlib

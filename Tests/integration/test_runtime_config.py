@@ -15,7 +15,8 @@ TOKEN = "c0" * 80
 
 def admin(server, method, path, body=None):
     request = urllib.request.Request(f"{server.admin_url}{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
+                                     data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.load(response)

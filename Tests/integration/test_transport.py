@@ -1,4 +1,4 @@
-"""Issue 2: the HTTP/2 transport as APNs clients see it, driven over real sockets by clients we did not write
+"""the HTTP/2 transport as APNs clients see it, driven over real sockets by clients we did not write
 (curl, nghttp, Python h2 and httpx)."""
 import json
 import re

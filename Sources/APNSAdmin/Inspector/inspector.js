@@ -54,8 +54,9 @@ function verdictOf(d) {
   if (d.accepted && handling && handling !== "applied") {
     return { cls: "device " + handling, label: d.status + " · " + DEVICE_LABELS[handling], word: DEVICE_LABELS[handling] };
   }
-  return d.accepted ? { cls: "accepted", label: d.status + " accepted", word: "accepted" }
-    : { cls: "rejected", label: d.status + " rejected", word: "rejected" };
+  const status = d.status === null ? "no answer" : d.status;
+  return d.accepted ? { cls: "accepted", label: status + " accepted", word: "accepted" }
+    : { cls: "rejected", label: status + " rejected", word: "rejected" };
 }
 
 function filterQuery() {
@@ -94,7 +95,7 @@ function deliveryRow(d, isNew) {
     el("td", { class: "mono" }, d.id),
     el("td", { class: "mono" }, localTime(d.receivedAt)),
     el("td", { class: "verdict " + verdict.cls }, verdict.label),
-    el("td", {}, d.reason || ""),
+    el("td", {}, d.reason || (d.injected ? "injected: " + d.injected.effect : "")),
     el("td", {}, d.pushType || ""),
     el("td", { class: "mono", title: d.deviceToken || "" }, shortToken(d.deviceToken)),
     el("td", { class: "explanation", title: d.explanation || "" }, d.explanation || (d.liveActivity ? d.liveActivity.explanation : "")));
@@ -197,8 +198,12 @@ async function showDelivery(id) {
   const d = await response.json();
   const verdict = verdictOf(d);
   const parts = [
-    el("h2", { class: "verdict " + verdict.cls, id: "detail-verdict" }, d.status + " " + (d.reason || "OK") + " — " + verdict.word),
+    el("h2", { class: "verdict " + verdict.cls, id: "detail-verdict" }, (d.status === null ? "no answer" : d.status) + " " + (d.reason || (d.status === null ? "" : "OK")) + " — " + verdict.word),
   ];
+  if (d.injected) {
+    parts.push(el("p", { id: "detail-injected", class: "warning" }, "Injected fault #" + d.injected.index + " (" + d.injected.effect + "): ",
+      el("code", {}, JSON.stringify(d.injected.fault)), " — the rules would have answered " + d.injected.rulesAnswer));
+  }
   if (d.explanation) parts.push(el("p", { id: "detail-explanation" }, d.explanation));
   if (d.ruleId) parts.push(el("p", {}, "Rule: ", el("code", {}, d.ruleId), d.strict ? " (strict mode)" : ""));
   const fix = d.reason && window.APNS_FIXES ? window.APNS_FIXES[d.reason] : null;

@@ -1,5 +1,5 @@
 // How to fix each APNs rejection, in one sentence. Meanings from Apple's "Handling notification responses from
-// APNs" (A-RESP table; shared/reference/apns-protocol.md §3.4); the advice is ours.
+// APNs" (A-RESP table); the advice is ours.
 "use strict";
 window.APNS_FIXES = Object.freeze({
   BadCollapseId: "Shorten apns-collapse-id to at most 64 bytes.",

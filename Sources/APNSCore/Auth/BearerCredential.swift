@@ -3,7 +3,7 @@
 /// Apple documents `authorization: bearer <token>` (A-TOKEN); a2 sends `Bearer` and APNs evidently accepts it, so
 /// the scheme is case-insensitive (RFC 9110 §11.1 agrees). A missing or empty header, or another scheme, is
 /// `403 MissingProviderToken` (A-RESP: "no provider certificate was used … and the authorization header was missing
-/// or no provider token was specified"). Source: apns-protocol.md §4.1–4.2.
+/// or no provider token was specified"). Source: A-TOKEN.
 enum BearerCredential {
     enum Failure: Error, Equatable {
         case missingHeader

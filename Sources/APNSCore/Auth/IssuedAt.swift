@@ -2,7 +2,7 @@
 ///
 /// Apple documents seconds since the Epoch as a number (A-TOKEN). APNSwift (until PR #246) and kalyke send a JSON
 /// string and APNs evidently accepts it; pyapns-client sends a float. Both are accepted with a warning.
-/// Source: apns-protocol.md §4.2, apns-mocks-and-senders.md §5.
+/// Source: A-TOKEN; LIB-kalyke (string `iat`), LIB-pyapns-client (float `iat`).
 public enum IssuedAt: Sendable, Hashable {
     /// `"iat": 1700000000` — what Apple documents.
     case integer(Int64)
@@ -27,12 +27,12 @@ public enum IssuedAt: Sendable, Hashable {
             nil
         case .string(let text, _):
             PushWarning(
-                code: "jwt-iat-string",
+                code: AuthWarningCode.issuedAtString.rawValue,
                 message: "JWT claim iat is the JSON string \"\(text)\"; APNs accepts it, but Apple documents a number of "
                     + "seconds since the Epoch and strict JWT libraries reject strings: write \"iat\": \(text)")
         case .float(let value):
             PushWarning(
-                code: "jwt-iat-float",
+                code: AuthWarningCode.issuedAtFloat.rawValue,
                 message: "JWT claim iat is the fractional number \(value); Apple documents whole seconds since the "
                     + "Epoch: write \"iat\": \(Int64(saturating: value.rounded(.down)))")
         }

@@ -1,7 +1,7 @@
 /// The alphabet a JWT segment was written in.
 ///
 /// RFC 7515 asks for base64url without padding; a2 (Rust) has sent padded standard Base64 since 2018 and APNs
-/// evidently accepts it, so both decode. Source: [INFER] apns-protocol.md §4.2.
+/// evidently accepts it, so both decode. Source: [INFER] A-TOKEN.
 public enum JWTSegmentEncoding: String, Sendable, Hashable, Codable {
     /// `-` and `_`, no `=` padding (RFC 7515 §2).
     case base64URL

@@ -1,7 +1,7 @@
 /// The APNs environments a signing key may be used in.
 ///
 /// Team-scoped keys made since 2025 are restricted to Sandbox **or** Production; keys made before keep working in
-/// both. Source: A-TOKEN (apns-protocol.md §4.1).
+/// both. Source: A-TOKEN.
 public enum KeyEnvironmentScope: String, Sendable, Hashable, Codable, CaseIterable {
     case development
     case production

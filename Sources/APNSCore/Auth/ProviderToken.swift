@@ -1,10 +1,11 @@
+import APNSJSON
 import Foundation
 
 /// A bearer token split into the parts APNs reads: header `alg`/`kid`/`typ`, claims `iss`/`iat`, the signature
 /// and the bytes it signs. Parsing checks structure only; `ProviderTokenAuthenticator` applies APNs' rules.
-/// Source: A-TOKEN (apns-protocol.md §4.1), tolerances from §4.2.
+/// Source: A-TOKEN, tolerances from A-TOKEN.
 public struct ProviderToken: Sendable, Hashable {
-    /// Longest token accepted: APNs caps the whole header block at 8000 bytes (MAX_HEADER_LIST_SIZE, §1.3).
+    /// Longest token accepted: APNs caps the whole header block at 8000 bytes (MAX_HEADER_LIST_SIZE, A-CONN).
     public static let maximumLength = 8000
 
     /// Header `alg`; APNs supports only `ES256`.
@@ -52,11 +53,13 @@ public struct ProviderToken: Sendable, Hashable {
         encoding = encodings.contains(.standardBase64) ? .standardBase64 : .base64URL
     }
 
+    /// The segment's members. With duplicate names the last one wins, as JWS (RFC 7515) permits and as the mock has
+    /// always read tokens; this differs on purpose from payloads, which follow the device's `JSONDecoder` (first wins).
     private static func jsonObject(
         _ bytes: [UInt8], segment: String
     ) throws(ProviderTokenParseError) -> [String: JSONValue] {
-        guard let object = JSONValue.parse(bytes)?.objectValue else { throw .segmentNotJSONObject(segment: segment) }
-        return object
+        guard let members = JSONValue.parse(bytes)?.members else { throw .segmentNotJSONObject(segment: segment) }
+        return Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
     private static func string(_ value: JSONValue?, name: String) throws(ProviderTokenParseError) -> String? {
@@ -71,10 +74,10 @@ public struct ProviderToken: Sendable, Hashable {
         switch value {
         case nil, .null:
             return nil
-        case .integer(let seconds):
-            return .integer(seconds)
-        case .number(let seconds) where seconds.isFinite:
-            return .float(seconds)
+        case let number? where number.int64Value != nil:
+            return .integer(number.int64Value ?? 0)
+        case let number? where number.doubleValue?.isFinite == true:
+            return .float(number.doubleValue ?? 0)
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard let seconds = Double(trimmed), seconds.isFinite, !trimmed.isEmpty else {

@@ -16,7 +16,7 @@
 /// The first request whose token passes 1–4 binds the connection to its team, key and the team's bundle IDs
 /// (`hasAuthenticated` turns true: the transport then raises MAX_CONCURRENT_STREAMS from 1 to 1000).
 /// Source: A-TOKEN, A-RESP, A-SEND ("APNs allows only one stream until you post a request with a valid
-/// authentication token"), [DTS] F-675879, [OBS] F-687789, pushy#931; apns-protocol.md §1.3, §4.
+/// authentication token"), [DTS] F-675879, [OBS] F-687789, pushy#931; A-CONN, A-TOKEN.
 ///
 /// Not thread-safe: one instance per connection, used by that connection's owner.
 public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
@@ -124,7 +124,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         }
         if ahead > policy.futureIssuedAtWarningThreshold {
             return PushWarning(
-                code: "jwt-iat-in-future",
+                code: AuthWarningCode.issuedAtInFuture.rawValue,
                 message: "iat \(iatText) is \(DurationText.describe(seconds: ahead)) in the future; the sender's "
                     + "clock may be ahead, and APNs' tolerance for future iat is not documented")
         }
@@ -185,7 +185,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
 
     /// The topic's bundle ID must be the team's (team-scoped key) or the key's (topic-specific key), and must
     /// have been the team's when the connection was bound. Source: A-TOKEN ("sending a push to a newly added
-    /// bundle ID causes an error"), A-RESP `TopicDisallowed`, apns-protocol.md §2.3, §4.1.
+    /// bundle ID causes an error"), A-RESP `TopicDisallowed`, A-SEND, A-TOKEN.
     private func checkTopic(_ topic: String, key: SigningKey) throws(AuthRejection) -> PushWarning? {
         let bundleID = TopicBundleID.bundleID(fromTopic: topic)
         let shown = bundleID == topic ? "topic \"\(topic)\"" : "topic \"\(topic)\" (bundle ID \"\(bundleID)\")"
@@ -201,7 +201,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         let teamBundleIDs = registry.bundleIDs(ofTeam: key.teamID)
         guard !teamBundleIDs.isEmpty else {
             return PushWarning(
-                code: "auth-topic-unchecked",
+                code: AuthWarningCode.topicUnchecked.rawValue,
                 message: "team \(key.teamID) has no registered bundle IDs, so \(shown) was not checked; register "
                     + "them with --topic \(key.teamID):\(bundleID) to get APNs' TopicDisallowed for wrong topics")
         }

@@ -1,5 +1,5 @@
 /// Why a bearer token is not a well-formed APNs provider token. Every case answers `403 InvalidProviderToken`
-/// ("the provider token is not valid", A-RESP); the explanation says what to fix. Source: apns-protocol.md §4.1–4.2.
+/// ("the provider token is not valid", A-RESP); the explanation says what to fix. Source: A-TOKEN.
 public enum ProviderTokenParseError: Error, Sendable, Hashable {
     case tooLong(length: Int)
     case wrongSegmentCount(Int)

@@ -2,20 +2,20 @@
 /// are marked where it does not.
 public struct ProviderTokenPolicy: Sendable, Hashable, Codable {
     /// A token older than this (seconds since `iat`) is `403 ExpiredProviderToken`. Apple: one hour.
-    /// Source: A-TOKEN, apns-protocol.md §4.1.
+    /// Source: A-TOKEN.
     public var tokenLifetime: Double
     /// A token whose `iat` is further than this in the future is `403 InvalidProviderToken`. Default one hour:
     /// Apple says `iat` "must be no more than one hour from the current time", read symmetrically; APNs' real
-    /// tolerance is unknown ([UNKNOWN], §4.2). Lower it to catch sender clocks that run ahead.
+    /// tolerance is unknown ([UNKNOWN], A-TOKEN). Lower it to catch sender clocks that run ahead.
     public var futureIssuedAtTolerance: Double
     /// `iat` further than this in the future (but within tolerance) adds the warning `jwt-iat-in-future`.
     public var futureIssuedAtWarningThreshold: Double
     /// A connection that switches to a new token sooner than this after the previous token was first seen gets
     /// `429 TooManyProviderTokenUpdates`. Apple: 20 minutes. 0 turns the rule off.
-    /// Source: A-TOKEN, [DTS] F-675879, [OBS] pushy#931 (apns-mocks-and-senders.md §4 D).
+    /// Source: A-TOKEN, [DTS] F-675879, [OBS] pushy#931.
     public var tokenUpdateInterval: Double
     /// The reason for a key used in the other environment: `BadEnvironmentKeyIdInToken` (Apple's table) or
-    /// `BadEnvironmentKeyInToken` (what APNs sends, [OBS] APNSwift PR #229). Source: apns-protocol.md §3.4, §10.
+    /// `BadEnvironmentKeyInToken` (what APNs sends, [OBS] APNSwift PR #229). Source: A-RESP, docs/rules.md choices.
     public var environmentMismatchReason: EnvironmentMismatchSpelling
 
     public enum EnvironmentMismatchSpelling: String, Sendable, Hashable, Codable {

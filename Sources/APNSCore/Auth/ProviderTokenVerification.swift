@@ -1,7 +1,7 @@
 /// The cold path: parse a token and check algorithm, key, issuer and signature against the registry. Everything
 /// that fails here is `403 InvalidProviderToken` ("not valid, or the token signature can't be verified", A-RESP).
 /// Time rules are not applied here because they change with every request.
-/// Source: A-TOKEN (apns-protocol.md §4.1); tolerances §4.2; pushy's mock answers the same reasons.
+/// Source: A-TOKEN; tolerances A-TOKEN; pushy's mock answers the same reasons.
 enum ProviderTokenVerification {
     static func verify(
         _ token: Substring, registry: SigningKeyRegistry, now: Timestamp
@@ -46,7 +46,7 @@ enum ProviderTokenVerification {
         if let warning = issuedAt.warning { warnings.append(warning) }
         if parsed.encoding == .standardBase64 {
             warnings.append(PushWarning(
-                code: "jwt-standard-base64",
+                code: AuthWarningCode.standardBase64.rawValue,
                 message: "the JWT uses standard Base64 ('+', '/' or '=' padding); APNs accepts it but RFC 7515 "
                     + "requires base64url without padding, and strict JWT libraries reject it"))
         }

@@ -2,7 +2,7 @@
 /// signatures. Holds the public key only.
 ///
 /// Team-scoped keys (`topics == nil`) push to every topic of their team; topic-specific keys push only to their
-/// topics and may have one related key in the same environment. Source: A-TOKEN (apns-protocol.md §4.1).
+/// topics and may have one related key in the same environment. Source: A-TOKEN.
 public struct SigningKey: Sendable {
     /// 10-character Team ID (the token's `iss`).
     public var teamID: String
@@ -33,7 +33,7 @@ public struct SigningKey: Sendable {
 
     /// Whether tokens of `other` may follow tokens of this key on one connection (same team assumed).
     /// Team-scoped keys relate to every team-scoped key of the team; a topic-specific key relates only to itself
-    /// and its related key. Source: A-TOKEN connection rules, apns-protocol.md §4.1.
+    /// and its related key. Source: A-TOKEN connection rules.
     public func isRelated(to other: SigningKey) -> Bool {
         if keyID == other.keyID { return true }
         switch (topics, other.topics) {

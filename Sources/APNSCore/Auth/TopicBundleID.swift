@@ -1,7 +1,7 @@
 /// The bundle ID inside an `apns-topic`: the topic without one push-type suffix (`.voip`,
 /// `.push-type.liveactivity`, …). Only one suffix is removed, so a doubled suffix stays and is not a bundle ID
 /// (mobile-surfaces MS018: a doubled `.push-type.liveactivity` gives `TopicDisallowed`).
-/// Source: A-SEND push-type table, apns-protocol.md §2.3; apns-mocks-and-senders.md §4.
+/// Source: A-SEND push-type table.
 enum TopicBundleID {
     /// Longest first, so `.voip-ptt` is not read as `.voip` plus rest.
     static let suffixes = [

@@ -3,8 +3,8 @@
 /// authentication is a hash lookup instead of an ECDSA verification.
 ///
 /// Bounded: at capacity, expired entries go first, then the one closest to expiry. An entry expires when its token
-/// does (`iat` + the token lifetime). Clients reuse one token for 20–60 minutes across many connections (apns-protocol.md
-/// §4.3), so a few thousand entries cover a busy mock; kalyke's token-per-push costs one verification each.
+/// does (`iat` + the token lifetime). Clients reuse one token for 20–60 minutes across many connections
+/// (A-TOKEN), so a few thousand entries cover a busy mock; kalyke's token-per-push costs one verification each.
 /// Thread-safe.
 public final class VerifiedTokenCache: Sendable {
     private struct Entry {

@@ -1,3 +1,5 @@
+import APNSJSON
+
 /// The keys Apple defines for the `aps` dictionary and the JSON type of each value.
 ///
 /// Source: A-GEN Table 1 (alert … attributes), A-LA (`input-push-token`, `input-push-channel`), A-WIDGET and
@@ -13,8 +15,7 @@ public enum APSKey {
             case (.string, .string), (.dictionary, .object), (.stringOrDictionary, .string),
                  (.stringOrDictionary, .object):
                 return true
-            case (.number, .integer), (.number, .number), (.number, .bool), (.boolOrNumber, .bool),
-                 (.boolOrNumber, .integer), (.boolOrNumber, .number):
+            case (.number, .number), (.number, .bool), (.boolOrNumber, .bool), (.boolOrNumber, .number):
                 return true
             default:
                 return false
@@ -67,24 +68,12 @@ public enum APSKey {
         guard normalized.count >= 4 else { return nil }
         let allowedEdits = normalized.count >= 8 ? 2 : 1
         return known.keys.sorted()
-            .map { ($0, editDistance(normalize($0), normalized)) }
+            .map { ($0, EditDistance.between(normalize($0), normalized)) }
             .filter { $0.1 <= allowedEdits }
             .min { $0.1 < $1.1 }?.0
     }
 
     private static func normalize(_ key: String) -> [Character] {
         Array(key.lowercased().filter { $0 != "-" && $0 != "_" })
-    }
-
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, ca) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, cb) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

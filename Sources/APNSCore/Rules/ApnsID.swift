@@ -3,14 +3,14 @@ import Foundation
 /// The `apns-id` and `apns-unique-id` response headers.
 public enum ApnsID {
     /// The `apns-id` to answer with: the request's value byte for byte when present (aioapns matches responses by
-    /// it), else a new UPPER-case UUID as APNs generates. Source: A-RESP; observed upper-case ids, §3.1.
+    /// it), else a new UPPER-case UUID as APNs generates. Source: A-RESP; observed upper-case ids.
     public static func resolve(requestValue: String?) -> String {
         if let requestValue, !requestValue.isEmpty { return requestValue }
         return RandomUUID.make(uppercase: true)
     }
 
     /// A new `apns-unique-id`: a lower-case UUID, as observed (AndrewBarba/apns2#95). APNs sends it in the
-    /// development environment only (A-RESP, §3.1); the caller decides.
+    /// development environment only (A-RESP); the caller decides.
     public static func newUniqueID() -> String {
         RandomUUID.make(uppercase: false)
     }

@@ -24,7 +24,7 @@ public struct AuthenticatedSender: Sendable, Hashable, Codable {
 /// The authenticator's answer for one request.
 public enum AuthDecision: Sendable {
     /// The provider token is good for this request; `warnings` are accepted-but-suspicious findings (e.g. a string
-    /// `iat`, apns-mocks-and-senders.md §5).
+    /// `iat`).
     case accepted(AuthenticatedSender, warnings: [PushWarning])
     /// APNs would refuse the request: `MissingProviderToken`, `InvalidProviderToken`, `ExpiredProviderToken`,
     /// `UnrelatedKeyIdInToken`, `BadEnvironmentKeyIdInToken`/`BadEnvironmentKeyInToken`,
@@ -33,7 +33,7 @@ public enum AuthDecision: Sendable {
 }
 
 /// What the authenticator sees of a request. The validator has already checked path, method and header sanity
-/// (apns-protocol.md §11 steps 2–3), so `pushType` is a known value when present.
+/// (docs/rules.md check order), so `pushType` is a known value when present.
 public struct AuthRequest: Sendable {
     /// Every value of the `authorization` header, in arrival order (the authenticator decides about repeats).
     public var authorization: [String]
@@ -55,10 +55,12 @@ public struct AuthRequest: Sendable {
 }
 
 /// Token-based authentication for one connection: step 4 of the rule order (after header sanity, before topic
-/// rules). Source: A-TOKEN, apns-protocol.md §4 and §11 step 4.
+/// rules). Source: A-TOKEN and docs/rules.md check order.
 ///
 /// Per-connection and stateful (the first key ID binds the connection, token-update rate rules). Called on one
 /// thread. A validator given no authenticator treats the push as certificate-authenticated.
 public protocol ConnectionAuthenticator: AnyObject {
     func authenticate(_ request: AuthRequest) -> AuthDecision
+    /// True once a request on this connection carried a valid token (APNs then allows more streams).
+    var hasAuthenticated: Bool { get }
 }

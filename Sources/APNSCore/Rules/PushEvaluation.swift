@@ -1,3 +1,5 @@
+import APNSJSON
+
 /// The state one device push accumulates while the rules run: the request and its context, the facts parsed so far,
 /// the warnings, the authenticated sender and the parsed payload. Not shared between threads.
 public struct PushEvaluation {
@@ -40,9 +42,11 @@ public struct PushEvaluation {
         facts.pushType ?? facts.topic.flatMap(PushType.implied(byTopic:)) ?? .alert
     }
 
-    /// The payload's `aps` dictionary, when the body is an object whose `aps` is an object.
-    public var aps: [String: JSONValue]? {
-        payload?.objectValue?["aps"]?.objectValue
+    /// The payload's `aps` dictionary, when the body is an object whose `aps` is an object (look members up with
+    /// `aps[key]`: the first of duplicate keys wins, as on the device).
+    public var aps: JSONValue? {
+        guard let aps = payload?["aps"], aps.isObject else { return nil }
+        return aps
     }
 
     public mutating func warn(_ code: PushWarningCode, _ message: String) {

@@ -1,8 +1,8 @@
 extension PushRule {
-    /// Provider authentication, step 4 of apns-protocol.md §11: after header sanity, before the topic rules.
+    /// Provider authentication, step 4 of docs/rules.md check order: after header sanity, before the topic rules.
     ///
     /// With a `ConnectionAuthenticator`, its decision stands: a rejection carries the authenticator's reason
-    /// (`MissingProviderToken`, `InvalidProviderToken`, `ExpiredProviderToken`, `TopicDisallowed`, … A-RESP, §4);
+    /// (`MissingProviderToken`, `InvalidProviderToken`, `ExpiredProviderToken`, `TopicDisallowed`, … A-RESP, A-TOKEN);
     /// an acceptance records the sender and its warnings.
     ///
     /// Without one the push counts as certificate-authenticated, and the push types APNs serves over token

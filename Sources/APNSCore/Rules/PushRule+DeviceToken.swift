@@ -2,7 +2,7 @@ extension PushRule {
     /// The token in `:path` must be hexadecimal bytes, else `400 BadDeviceToken`.
     ///
     /// Source: A-SEND (":path … hexadecimal bytes", "Don't make assumptions about device token size"), A-RESP
-    /// (`BadDeviceToken`), apns-protocol.md §6 (64, 108 and 160 hex digits observed; never assume 64).
+    /// (`BadDeviceToken`), A-REG (64, 108 and 160 hex digits observed; never assume 64).
     public static let tokenFormat = PushRule(id: "token.format") { evaluation in
         let token = evaluation.facts.deviceToken ?? ""
         let maximum = evaluation.configuration.maximumDeviceTokenHexLength
@@ -43,7 +43,7 @@ extension PushRule {
 
     /// A declared token from the other environment is `400 BadDeviceToken`.
     ///
-    /// Source: A-RESP ("verify … that it matches the environment"), DTS in F-807380; apns-protocol.md §6.
+    /// Source: A-RESP ("verify … that it matches the environment"), DTS in F-807380; A-REG.
     public static let tokenEnvironment = PushRule(id: "token.environment") { evaluation in
         guard let declared = evaluation.declaredToken, declared.environment != evaluation.environment else {
             return nil
@@ -58,7 +58,7 @@ extension PushRule {
     /// `400 DeviceTokenNotForTopic`.
     ///
     /// Source: A-RESP (`DeviceTokenNotForTopic`), DTS in F-807380 ("different bundle/topic, or wrong target: app vs.
-    /// Live Activity vs. VoIP"), F-712499; apns-protocol.md §6.
+    /// Live Activity vs. VoIP"), F-712499; A-REG.
     public static let tokenTopic = PushRule(id: "token.topic") { evaluation in
         guard let declared = evaluation.declaredToken, let topic = evaluation.facts.topic else { return nil }
         let expected = declared.topicSuffixes.map { declared.bundleID + $0 }.sorted()
@@ -72,7 +72,7 @@ extension PushRule {
     /// millisecond `timestamp` of when it stopped being valid.
     ///
     /// Source: A-RESP (410 reasons; `timestamp` "only when the error in the :status field is 410"), DTS in F-745902
-    /// and F-806522, APNSwift PR #231 (`ExpiredToken` for Live Activity tokens); apns-protocol.md §3.2, §6.
+    /// and F-806522, APNSwift PR #231 (`ExpiredToken` for Live Activity tokens); A-RESP, A-REG.
     public static let tokenActive = PushRule(id: "token.active") { evaluation in
         guard let declared = evaluation.declaredToken else { return nil }
         switch declared.state {

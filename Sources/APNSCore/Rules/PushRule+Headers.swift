@@ -7,7 +7,7 @@ extension PushRule {
 
     /// A repeated APNs header is `400 DuplicateHeaders`.
     ///
-    /// Source: A-RESP ("One or more headers are repeated"), apns-protocol.md §2.2. Which headers count is unknown;
+    /// Source: A-RESP ("One or more headers are repeated"), A-SEND. Which headers count is unknown;
     /// choice: the `apns-*` headers of A-SEND's header table (clients' `content-type`, `user-agent` … are ignored).
     public static let headersNotRepeated = PushRule(id: "headers.not-repeated") { evaluation in
         for name in PushRule.singleValueHeaders {
@@ -21,8 +21,8 @@ extension PushRule {
 
     /// `apns-id`, when present, must be a canonical UUID (8-4-4-4-12 hex digits), else `400 BadMessageId`.
     ///
-    /// Source: A-SEND ("a canonical UUID … 8-4-4-4-12"), A-RESP (`BadMessageId`); §2.2. Choice: either letter case
-    /// (Apple writes lower case; APNs itself generates upper case, §3.1).
+    /// Source: A-SEND ("a canonical UUID … 8-4-4-4-12"), A-RESP (`BadMessageId`); A-SEND. Choice: either letter case
+    /// (Apple writes lower case; APNs itself generates upper case, A-RESP).
     public static let headersMessageID = PushRule(id: "headers.apns-id") { evaluation in
         guard let value = evaluation.facts.apnsID else { return nil }
         guard ApnsID.isCanonicalUUID(value) else {
@@ -36,7 +36,7 @@ extension PushRule {
 
     /// `apns-expiration`, when present, must be an integer (UNIX seconds), else `400 BadExpirationDate`.
     ///
-    /// Source: A-SEND ("UNIX epoch expressed in seconds"), A-RESP (`BadExpirationDate`); §2.2. Choice: decimal
+    /// Source: A-SEND ("UNIX epoch expressed in seconds"), A-RESP (`BadExpirationDate`); A-SEND. Choice: decimal
     /// digits only (no sign, no fraction, no spaces), fitting in 64 bits.
     public static let headersExpiration = PushRule(id: "headers.apns-expiration") { evaluation in
         guard let value = evaluation.request.value("apns-expiration") else { return nil }
@@ -52,7 +52,7 @@ extension PushRule {
 
     /// `apns-priority`, when present, must be `10`, `5` or `1`, else `400 BadPriority`.
     ///
-    /// Source: A-SEND (priorities 10, 5, 1), A-RESP (`BadPriority`); §2.2.
+    /// Source: A-SEND (priorities 10, 5, 1), A-RESP (`BadPriority`); A-SEND.
     public static let headersPriority = PushRule(id: "headers.apns-priority") { evaluation in
         guard let value = evaluation.request.value("apns-priority") else { return nil }
         guard ["1", "5", "10"].contains(value), let priority = Int(value) else {
@@ -64,7 +64,7 @@ extension PushRule {
 
     /// `apns-push-type`, when present, must be one of the documented values, else `400 InvalidPushType`.
     ///
-    /// Source: A-SEND (push-type list), A-RESP (`InvalidPushType`); §2.3. Choice: exact lower-case spelling, as
+    /// Source: A-SEND (push-type list), A-RESP (`InvalidPushType`); A-SEND. Choice: exact lower-case spelling, as
     /// Apple documents and every client sends for device pushes.
     public static let headersPushType = PushRule(id: "headers.apns-push-type") { evaluation in
         guard let value = evaluation.request.value("apns-push-type") else { return nil }
@@ -79,7 +79,7 @@ extension PushRule {
 
     /// `apns-collapse-id` must not exceed 64 bytes (UTF-8), else `400 BadCollapseId`.
     ///
-    /// Source: A-SEND ("must not exceed 64 bytes"), A-RESP (`BadCollapseId`); §2.2.
+    /// Source: A-SEND ("must not exceed 64 bytes"), A-RESP (`BadCollapseId`); A-SEND.
     public static let headersCollapseID = PushRule(id: "headers.apns-collapse-id") { evaluation in
         guard let value = evaluation.facts.collapseID else { return nil }
         let bytes = value.utf8.count

@@ -1,21 +1,21 @@
 extension PushRule {
     /// The device-push rules in the order they run; the first rejection decides. APNs' own order is unknown; this
-    /// follows apns-protocol.md §11 (a reasoned proposal): route, header sanity, authentication, topic, device token,
+    /// follows docs/rules.md check order (a reasoned proposal): route, header sanity, authentication, topic, device token,
     /// payload, then warnings. docs/rules.md explains each step.
     public static let deviceOrder: [PushRule] = [
-        // §11 step 2: route.
+        // docs/rules.md check order: route.
         routePath, routeMethod, routeDeviceTokenPresent,
-        // §11 step 3: header sanity.
+        // docs/rules.md check order: header sanity.
         headersNotRepeated, headersMessageID, headersExpiration, headersPriority, headersPushType, headersCollapseID,
-        // §11 step 4: authentication.
+        // docs/rules.md check order: authentication.
         authenticationProviderToken,
-        // §11 step 5: topic.
+        // docs/rules.md check order: topic.
         topicPresent, topicHasBundleID, topicSuffixNotDoubled, topicSyntax, topicMatchesPushType,
-        // §11 step 6: device token.
+        // docs/rules.md check order: device token.
         tokenFormat, tokenDeclared, tokenEnvironment, tokenTopic, tokenActive,
-        // §11 step 7: body.
+        // docs/rules.md check order: body.
         payloadNotEmpty, payloadSize, payloadJSONObject,
-        // §11 step 8: warnings (never reject).
+        // docs/rules.md check order: warnings (never reject).
         warnBackgroundPriority, warnBackgroundPayload, warnExpiration, warnLiveActivityPriority, warnAPSPresent,
         warnAPSKeys, warnAPSDates,
     ]

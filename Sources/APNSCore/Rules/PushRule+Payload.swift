@@ -1,7 +1,9 @@
+import APNSJSON
+
 extension PushRule {
     /// An empty body is `400 PayloadEmpty`.
     ///
-    /// Source: A-RESP ("The message payload is empty"); §5.1.
+    /// Source: A-RESP ("The message payload is empty"); A-GEN.
     public static let payloadNotEmpty = PushRule(id: "payload.not-empty") { evaluation in
         guard evaluation.request.bodyLength > 0 else {
             return RuleRejection(.payloadEmpty, "send a JSON object body, for example {\"aps\":{\"alert\":\"Hello\"}}")
@@ -11,7 +13,7 @@ extension PushRule {
 
     /// A body over the push type's limit (4096 bytes; 5120 for `voip`) is `413 PayloadTooLarge`.
     ///
-    /// Source: A-SEND, A-GEN (limits), A-RESP (`PayloadTooLarge`, 413); §5.1. The limit follows the header's push
+    /// Source: A-SEND, A-GEN (limits), A-RESP (`PayloadTooLarge`, 413); A-GEN. The limit follows the header's push
     /// type, else the one the topic suffix implies.
     public static let payloadSize = PushRule(id: "payload.size") { evaluation in
         let pushType = evaluation.effectivePushType
@@ -24,13 +26,13 @@ extension PushRule {
         return nil
     }
 
-    /// The body must be a JSON object. APNs' answer otherwise is unknown (§5.1, §10); the mock's default is
-    /// `400 BadRequestPayload`, the reason APNs' broadcast API gives for unparseable JSON (A-BERR, §8.5);
+    /// The body must be a JSON object. APNs' answer otherwise is unknown (A-GEN, docs/rules.md choices); the mock's default is
+    /// `400 BadRequestPayload`, the reason APNs' broadcast API gives for unparseable JSON (A-BERR);
     /// `RuleConfiguration.nonJSONBody` can accept it with the warning `body-not-json-object` instead.
     public static let payloadJSONObject = PushRule(id: "payload.json-object") { evaluation in
         let parsed = JSONValue.parse(evaluation.request.body)
         evaluation.payload = parsed
-        if parsed?.objectValue != nil { return nil }
+        if parsed?.isObject == true { return nil }
         let found = parsed.map { "a JSON \($0.kindName)" } ?? "text that is not JSON (or not UTF-8)"
         let advice = "the body must be a JSON object such as {\"aps\":{…}}; got \(found). "
             + "(APNs' answer to this is undocumented; this is the mock's choice)"

@@ -1,7 +1,7 @@
 extension PushRule {
     /// `apns-topic` must be present and non-empty, else `400 MissingTopic`.
     ///
-    /// Source: A-SEND ("Required"), A-RESP (`MissingTopic`); §2.2. APNs defaults the topic for single-topic
+    /// Source: A-SEND ("Required"), A-RESP (`MissingTopic`); A-SEND. APNs defaults the topic for single-topic
     /// certificates; the mock has no certificate to read it from, so the topic is always required (as pushy's mock
     /// does with token auth).
     public static let topicPresent = PushRule(id: "topic.present") { evaluation in
@@ -14,8 +14,7 @@ extension PushRule {
 
     /// A topic that is only a push-type suffix (`.push-type.liveactivity`) has no bundle ID: `400 MissingTopic`.
     ///
-    /// Source: mobile-surfaces MS035 (an empty bundle ID gives a topic of just the suffix and `MissingTopic`),
-    /// apns-mocks-and-senders.md §4 C.
+    /// Source: mobile-surfaces MS035 (an empty bundle ID gives a topic of just the suffix and `MissingTopic`).
     public static let topicHasBundleID = PushRule(id: "topic.has-bundle-id") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
         for pushType in PushType.allCases where !pushType.topicSuffix.isEmpty {
@@ -33,7 +32,7 @@ extension PushRule {
     /// `….voip.voip`) is `400 TopicDisallowed`.
     ///
     /// Source: mobile-surfaces MS018 (doubled Live Activity suffix gives `TopicDisallowed`), alexalok/dotAPNS#90
-    /// (`.voip.voip`), apns-mocks-and-senders.md §4 C.
+    /// (`.voip.voip`).
     public static let topicSuffixNotDoubled = PushRule(id: "topic.suffix-not-doubled") { evaluation in
         guard let topic = evaluation.facts.topic, let implied = PushType.implied(byTopic: topic) else { return nil }
         let suffix = implied.topicSuffix
@@ -85,7 +84,7 @@ extension PushRule {
     /// A push type with a topic suffix needs a topic with that suffix, else `400 DeviceTokenNotForTopic`.
     ///
     /// Source: A-SEND (push-type/topic table), observed `DeviceTokenNotForTopic` for a Live Activity push to the
-    /// bare bundle ID (F-712499); apns-protocol.md §2.3 and §11 step 5 (recommended for the other types too).
+    /// bare bundle ID (F-712499); A-SEND and docs/rules.md check order (recommended for the other types too).
     ///
     /// Also warns (no rejection, APNs' answer unknown): `topic-suffix-push-type-mismatch` when a bare-topic push type
     /// (`alert`, `background`, `mdm`) goes to a suffixed topic, `push-type-missing` when `apns-push-type` is absent.

@@ -1,3 +1,5 @@
+import APNSJSON
+
 extension PushRule {
     /// Above this, a UNIX time is read as milliseconds: 10^11 seconds is the year 5138, while milliseconds since
     /// 1973 are larger.
@@ -6,7 +8,7 @@ extension PushRule {
     /// Warns `background-priority-10` for a `background` push with priority 10 or without priority (default 10).
     ///
     /// Source: A-SEND ("Always use priority 5. Using priority 10 is an error."), A-BG. Whether APNs rejects it is
-    /// unknown; devices drop such pushes (threema-ch/push-relay#32, node-apn#241); §2.3.
+    /// unknown; devices drop such pushes (threema-ch/push-relay#32, node-apn#241); A-SEND.
     public static let warnBackgroundPriority = PushRule(id: "warn.background-priority") { evaluation in
         guard evaluation.facts.pushType == .background, (evaluation.facts.priority ?? 10) == 10 else { return nil }
         let sent = evaluation.facts.priority == nil ? "no apns-priority (which means 10)" : "apns-priority 10"
@@ -62,7 +64,7 @@ extension PushRule {
 
     /// Warns `liveactivity-priority-1` for a Live Activity push with priority 1.
     ///
-    /// Source: A-LA (Live Activity pushes use priority 5 or 10), apns-protocol.md §2.3.
+    /// Source: A-LA (Live Activity pushes use priority 5 or 10), A-SEND.
     public static let warnLiveActivityPriority = PushRule(id: "warn.liveactivity-priority") { evaluation in
         guard evaluation.facts.pushType == .liveactivity, evaluation.facts.priority == 1 else { return nil }
         evaluation.warn(
@@ -76,17 +78,18 @@ extension PushRule {
     /// Source: A-GEN ("include an aps key whose value is a dictionary"); Wallet sends "an empty JSON dictionary"
     /// (parse-community/node-apn#219).
     public static let warnAPSPresent = PushRule(id: "warn.aps-present") { evaluation in
-        guard let object = evaluation.payload?.objectValue, !object.isEmpty, evaluation.facts.pushType != .mdm else {
+        guard let payload = evaluation.payload, let members = payload.members, !members.isEmpty,
+              evaluation.facts.pushType != .mdm else {
             return nil
         }
-        guard let aps = object["aps"] else {
+        guard let aps = payload["aps"] else {
             evaluation.warn(
                 .apsMissing,
                 "the payload has no aps dictionary; Apple's keys (alert, content-available, event …) go inside "
                     + "\"aps\", your own keys beside it")
             return nil
         }
-        if aps.objectValue == nil {
+        if !aps.isObject {
             evaluation.warn(.apsNotObject, "aps must be a dictionary; got a JSON \(aps.kindName)")
         }
         return nil
@@ -97,10 +100,10 @@ extension PushRule {
     /// value has the wrong JSON type.
     ///
     /// Source: A-GEN ("Don't add your own custom keys to the aps dictionary; APNs ignores custom keys", Table 1
-    /// value types); kalyke's `state-date` (§5.3).
+    /// value types); kalyke's `state-date` (A-JSONDEC).
     public static let warnAPSKeys = PushRule(id: "warn.aps-keys") { evaluation in
         guard let aps = evaluation.aps else { return nil }
-        for key in aps.keys.sorted() {
+        for key in (aps.keys ?? []).sorted() {
             let value = aps[key] ?? .null
             if let type = APSKey.known[key] {
                 if !type.accepts(value) {
@@ -122,7 +125,7 @@ extension PushRule {
     /// Warns when `aps.timestamp`, `aps.stale-date` or `aps.dismissal-date` look like milliseconds, and when
     /// `aps.stale-date` is already past.
     ///
-    /// Source: A-GEN Table 1 and A-LA (these are UNIX seconds); hapns sends `Date.now()` milliseconds (§5.3);
+    /// Source: A-GEN Table 1 and A-LA (these are UNIX seconds); hapns sends `Date.now` milliseconds (A-JSONDEC);
     /// capacitor-live-activity#7 (`dismissal-date` in ms); nalu PR #222 (a past stale date).
     public static let warnAPSDates = PushRule(id: "warn.aps-dates") { evaluation in
         guard let aps = evaluation.aps else { return nil }
@@ -136,24 +139,22 @@ extension PushRule {
             guard let seconds = aps[key]?.doubleValue, seconds > millisecondsThreshold else { continue }
             evaluation.warn(
                 code,
-                "aps.\(key) \(JSONValue.number(seconds).compactText) looks like milliseconds; it is UNIX seconds "
+                "aps.\(key) \(secondsText(seconds)) looks like milliseconds; it is UNIX seconds "
                     + "(about \(Int64(saturating: nowSeconds)) now)")
         }
         if let stale = aps["stale-date"]?.doubleValue, stale <= millisecondsThreshold, stale < nowSeconds {
             evaluation.warn(
                 .apsStaleDatePast,
-                "aps.stale-date \(JSONValue.number(stale).compactText) is already past (now is \(Int64(saturating: nowSeconds))); "
+                "aps.stale-date \(secondsText(stale)) is already past (now is \(Int64(saturating: nowSeconds))); "
                     + "the Live Activity shows as stale at once")
         }
         return nil
     }
 }
 
-extension JSONValue {
-    /// A number without a trailing `.0` when it is whole.
-    var compactText: String {
-        guard let value = doubleValue else { return kindName }
-        if value == value.rounded(), abs(value) < 1e18 { return String(Int64(value)) }
-        return String(value)
+extension PushRule {
+    /// A number of seconds without a trailing `.0` when it is whole.
+    static func secondsText(_ value: Double) -> String {
+        JSONValue.number(value).compactText
     }
 }

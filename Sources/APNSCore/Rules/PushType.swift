@@ -1,6 +1,6 @@
 /// The values of the `apns-push-type` request header for device pushes, spelled as APNs expects them (lower case).
 ///
-/// Source: A-SEND (header table and push-type list), apns-protocol.md §2.3.
+/// Source: A-SEND (header table and push-type list), A-SEND.
 public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
     case alert
     case background
@@ -16,7 +16,7 @@ public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
 
     /// What `apns-topic` must end with for this push type; empty when the topic is the bare bundle ID.
     ///
-    /// Source: A-SEND (push-type table), apns-protocol.md §2.3. Apple's page writes `h.complication` for
+    /// Source: A-SEND (push-type table), A-SEND. Apple's page writes `h.complication` for
     /// complications, a typo; client libraries use `.complication` (APNSwift `APNSPushType.swift`). `mdm` takes
     /// the topic from the MDM certificate's UID, which has no fixed suffix.
     public var topicSuffix: String {
@@ -36,7 +36,7 @@ public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
     /// The largest body APNs accepts for this push type, in bytes: 5120 for VoIP, 4096 for everything else.
     ///
     /// Source: A-SEND, A-GEN ("For VoIP notifications, the maximum payload size is 5 KB (5120 bytes). For all other
-    /// remote notifications, the maximum payload size is 4 KB (4096 bytes)"), apns-protocol.md §5.1.
+    /// remote notifications, the maximum payload size is 4 KB (4096 bytes)"), A-GEN.
     public var payloadLimit: Int {
         self == .voip ? 5120 : 4096
     }

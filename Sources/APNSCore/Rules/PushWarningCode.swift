@@ -2,7 +2,7 @@
 /// mistake. Strict mode (`RuleConfiguration.strict`) refers to these codes. See docs/rules.md for each one's source.
 public enum PushWarningCode: String, Sendable, Codable, CaseIterable, Hashable {
     /// `background` push sent with priority 10 or no priority (which defaults to 10). A-SEND: "Always use priority
-    /// 5. Using priority 10 is an error." Whether APNs rejects it is unknown (§2.3); devices drop it.
+    /// 5. Using priority 10 is an error." Whether APNs rejects it is unknown (A-SEND); devices drop it.
     case backgroundPriority10 = "background-priority-10"
     /// `background` push whose `aps` lacks `content-available: 1`: the app is not woken. A-BG.
     case backgroundWithoutContentAvailable = "background-without-content-available"
@@ -10,7 +10,7 @@ public enum PushWarningCode: String, Sendable, Codable, CaseIterable, Hashable {
     case backgroundWithAlert = "background-with-alert"
     /// No `apns-push-type`. A-SEND: "Send an apns-push-type header with each push"; required on watchOS 6+.
     case pushTypeMissing = "push-type-missing"
-    /// The topic carries another push type's suffix (e.g. `alert` to `….push-type.liveactivity`). §2.3.
+    /// The topic carries another push type's suffix (e.g. `alert` to `….push-type.liveactivity`). A-SEND.
     case topicSuffixPushTypeMismatch = "topic-suffix-push-type-mismatch"
     /// `apns-expiration` looks like milliseconds (A-SEND: UNIX epoch seconds).
     case expirationMilliseconds = "expiration-milliseconds"
@@ -29,7 +29,7 @@ public enum PushWarningCode: String, Sendable, Codable, CaseIterable, Hashable {
     case apsCustomKey = "aps-custom-key"
     /// An Apple `aps` key with a value of the wrong JSON type (A-GEN Table 1), e.g. `"timestamp": "1767225600"`.
     case apsKeyType = "aps-key-type"
-    /// `aps.timestamp` in milliseconds; A-GEN/A-LA: UNIX seconds. hapns defaults to `Date.now()` (§5.3).
+    /// `aps.timestamp` in milliseconds; A-GEN/A-LA: UNIX seconds. hapns defaults to `Date.now` (A-JSONDEC).
     case apsTimestampMilliseconds = "aps-timestamp-milliseconds"
     /// `aps.stale-date` in milliseconds (A-GEN: UNIX timestamp in seconds).
     case apsStaleDateMilliseconds = "aps-stale-date-milliseconds"

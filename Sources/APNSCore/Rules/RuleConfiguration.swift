@@ -5,7 +5,7 @@ public struct RuleConfiguration: Sendable, Codable, Hashable {
     public var environmentOverride: APNsEnvironment?
     /// Warnings that become rejections: the mock's own answers, never APNs'. Empty by default.
     public var strict: [StrictRejection]
-    /// What to do with a non-empty body that is not a JSON object (APNs' answer is unknown, §5.1).
+    /// What to do with a non-empty body that is not a JSON object (APNs' answer is unknown, A-GEN).
     public var nonJSONBody: NonJSONBodyPolicy
     /// What to do with a well-formed token the registry does not declare when the registry declares others.
     public var undeclaredTokens: UndeclaredTokenPolicy
@@ -14,7 +14,7 @@ public struct RuleConfiguration: Sendable, Codable, Hashable {
     /// (jerryliurui/Live-Activities-Demo-NBA-Score#1); F-712499: "Certificate-based authentication is not supported".
     public var tokenOnlyPushWithoutToken: Reason
     /// Reject device tokens longer than this many hex digits; nil = no limit (A-SEND: "Don't make assumptions about
-    /// device token size"; Apple announced up to 100 bytes, §6).
+    /// device token size"; Apple announced up to 100 bytes, A-REG).
     public var maximumDeviceTokenHexLength: Int?
 
     public init(
@@ -60,8 +60,8 @@ public struct StrictRejection: Sendable, Codable, Hashable {
     }
 }
 
-/// The answer to a non-empty body that is not a JSON object. APNs' device-push answer is unknown (§5.1, §10); the
-/// broadcast API answers `400 BadRequestPayload` for unparseable JSON (A-BERR, §8.5).
+/// The answer to a non-empty body that is not a JSON object. APNs' device-push answer is unknown (A-GEN, docs/rules.md choices); the
+/// broadcast API answers `400 BadRequestPayload` for unparseable JSON (A-BERR).
 public enum NonJSONBodyPolicy: Sendable, Codable, Hashable {
     /// Reject with this reason (default `BadRequestPayload`).
     case reject(Reason)

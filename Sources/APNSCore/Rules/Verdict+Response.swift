@@ -5,7 +5,7 @@ extension Verdict {
     ///
     /// 200: headers only (`apns-id`, then `apns-unique-id` when given). Errors: `content-type: application/json`,
     /// `apns-id`, `apns-unique-id` when given, and the body `{"reason":"…"}` with an integer `timestamp` on 410 only.
-    /// Source: A-RESP (success and error samples, error body keys), apns-protocol.md §3.1–3.2.
+    /// Source: A-RESP (success and error samples, error body keys), A-RESP.
     ///
     /// - Parameters:
     ///   - apnsID: usually `ApnsID.resolve(requestValue: verdict.apnsID)`.

@@ -1,3 +1,5 @@
+import APNSJSON
+
 /// The validator's answer to one device push: what to send back, why, and the request facts the delivery record
 /// keeps.
 public struct Verdict: Sendable, Codable, Hashable {
@@ -21,6 +23,9 @@ public struct Verdict: Sendable, Codable, Hashable {
     public var sender: AuthenticatedSender?
     /// The environment the push was judged in.
     public var environment: APNsEnvironment
+    /// The body as the rules parsed it (nil when it is not JSON or the rules stopped before parsing), so later
+    /// steps such as the Live Activity device reuse it instead of parsing the body again.
+    public var payload: JSONValue?
 
     // Request facts as sent (nil when absent or not parseable).
     public var deviceToken: String?
@@ -38,7 +43,7 @@ public struct Verdict: Sendable, Codable, Hashable {
         status: Int, reason: Reason? = nil, wireReason: String? = nil, timestamp: Int64? = nil,
         warnings: [PushWarning] = [], explanation: String? = nil, ruleID: String? = nil,
         isStrictMockAnswer: Bool = false, sender: AuthenticatedSender? = nil,
-        environment: APNsEnvironment = .development, facts: PushFacts = PushFacts()
+        environment: APNsEnvironment = .development, facts: PushFacts = PushFacts(), payload: JSONValue? = nil
     ) {
         self.status = status
         self.reason = reason
@@ -50,6 +55,7 @@ public struct Verdict: Sendable, Codable, Hashable {
         self.isStrictMockAnswer = isStrictMockAnswer
         self.sender = sender
         self.environment = environment
+        self.payload = payload
         self.deviceToken = facts.deviceToken
         self.topic = facts.topic
         self.pushType = facts.pushType

@@ -1,7 +1,7 @@
 /// A device token the mock knows about: whom it belongs to, what it is for, where it is valid and whether it is
-/// still active. Source for the semantics: A-RESP, DTS in F-807380, F-745902, F-806522; apns-protocol.md §6.
+/// still active. Source for the semantics: A-RESP, DTS in F-807380, F-745902, F-806522; A-REG.
 public struct DeclaredDeviceToken: Sendable, Codable, Hashable {
-    /// Hex digits, stored lower-case (lookups ignore case: §6, case sensitivity unknown, accept both).
+    /// Hex digits, stored lower-case (lookups ignore case: A-REG, case sensitivity unknown, accept both).
     public var token: String
     /// The app's bundle ID, without push-type suffix (`com.example.app`).
     public var bundleID: String

@@ -1,7 +1,7 @@
 /// The shape of a device token in `:path`: hexadecimal bytes of any length.
 ///
 /// Source: A-SEND (":path … hexadecimal bytes", "Don't make assumptions about device token size"),
-/// apns-protocol.md §6 (64, 108 and 160 hex digits all observed). Choice (docs/rules.md): at least one byte (two
+/// A-REG (64, 108 and 160 hex digits all observed). Choice (docs/rules.md): at least one byte (two
 /// hex digits), an even number of digits because each byte is two digits, either letter case.
 public enum DeviceTokenFormat {
     /// Why `token` is not a well-formed device token, or nil when it is.

@@ -1,6 +1,6 @@
 
 /// The device tokens the mock knows. Empty means "any well-formed token is a live device"; once tokens are
-/// declared, pushes to them get APNs' token answers (§6) and undeclared tokens follow
+/// declared, pushes to them get APNs' token answers (A-REG) and undeclared tokens follow
 /// `RuleConfiguration.undeclaredTokens`. Thread-safe; changed at run time by the admin API.
 public final class DeviceTokenRegistry: Sendable {
     private let entries: Locked<[String: DeclaredDeviceToken]>

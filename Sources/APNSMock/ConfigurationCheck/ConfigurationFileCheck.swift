@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 
 /// The checks `--config FILE` passes before decoding: the file exists and is readable, is strict JSON (no trailing
@@ -81,7 +82,7 @@ enum ConfigurationFileCheck {
         let limit = max(2, key.count / 3)
         var best: (name: String, distance: Int)?
         for name in keys.keys.sorted() {
-            let distance = editDistance(lowered, name.lowercased())
+            let distance = EditDistance.between(lowered, name.lowercased())
             if distance <= limit, distance < (best?.distance ?? Int.max) { best = (name, distance) }
         }
         if let best { return "\"\(best.name)\"" }
@@ -94,20 +95,5 @@ enum ConfigurationFileCheck {
             }
         }
         return nil
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -40,10 +40,16 @@ indirect enum ConfigurationKeySchema: Sendable {
             "frequentUpdates": .value, "issueUpdateTokens": .value, "strict": .value,
         ]),
         "retention": .object(["maxDeliveries": .value, "maxAgeSeconds": .value]),
-        "scriptedAnswers": .array(.object([
-            "deviceToken": .value, "topic": .value, "status": .value, "reason": .value, "timestamp": .value,
-            "goAway": .value, "remaining": .value,
-        ])),
+        // Each spec is also decoded strictly by `FaultSpec` (exact errors for values and nested keys).
+        "scriptedAnswers": .array(.object(Dictionary(
+            uniqueKeysWithValues: (FaultSpec.matchKeys + FaultSpec.answerKeys + FaultSpec.actionKeys + FaultSpec.scopeKeys)
+                .filter { $0 != "status" }.map { ($0, $0 == "goaway" || $0 == "delayMs" ? .open : .value) }
+                + [("status", .value)]))),
+        "faults": .object(["acceptDelayMs": .value, "handshakeStallMs": .value, "maxConnections": .value]),
+        "limits": .object([
+            "handshakeTimeoutSeconds": .value, "idleTimeoutSeconds": .value, "streamTimeoutSeconds": .value,
+            "connectionBodyBufferBytes": .value, "totalBodyBufferBytes": .value,
+        ]),
     ])
 
     var keys: [String: ConfigurationKeySchema]? {

@@ -53,6 +53,13 @@ const char *cnative_SSL_get_servername(const SSL *ssl);
 /// Frees a string allocated by OpenSSL.
 void cnative_OPENSSL_free(void *ptr);
 
+// ---- socket and libevent helpers shared by the transport and the admin server -------------------------
+/// The local port a bound socket listens on (IPv4 or IPv6), or -1 when getsockname fails.
+int cnative_bound_port(int fd);
+/// libevent's pthread locking (evthread_use_pthreads), set up once per process however often it is called; it
+/// must run before the first event base is created so another thread may wake a loop.
+void cnative_libevent_use_pthreads_once(void);
+
 // ---- sqlite3 macro shims -------------------------------------------------------------------------
 /// SQLITE_TRANSIENT as a function: bind calls copy the bytes.
 sqlite3_destructor_type cnative_sqlite_transient(void);

@@ -26,7 +26,11 @@ final class TableAuthenticator: ConnectionAuthenticator {
         return TableAuthenticator(.rejected(reason, explanation: "table authenticator: \(reason.rawValue)"))
     }
 
+    /// True once this authenticator has accepted a request.
+    private(set) var hasAuthenticated = false
+
     func authenticate(_ request: AuthRequest) -> AuthDecision {
+        if case .accepted = decision { hasAuthenticated = true }
         requests.append(request)
         return decision
     }

@@ -1,0 +1,127 @@
+import APNSStore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A blocking client of the admin API for the command line (`apns-mock deliveries`, `apns-mock explain`).
+public struct AdminClient: DeliveryReader, Sendable {
+    public typealias ReadError = any Error
+
+    public let baseURL: URL
+    public let bearerToken: String?
+
+    public init(host: String, port: Int, bearerToken: String? = nil) {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        baseURL = URL(string: "http://\(bracketed):\(port)")!
+        self.bearerToken = bearerToken
+    }
+
+    /// `GET /api/deliveries` with a query.
+    public func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
+        var items = query.filter.queryItems
+        items.append(("limit", String(query.limit)))
+        items.append(("order", query.order.rawValue))
+        if let afterID = query.afterID { items.append(("after_id", String(afterID))) }
+        if let beforeID = query.beforeID { items.append(("before_id", String(beforeID))) }
+        let (status, body) = try get("/api/deliveries", items)
+        try Self.expect(200, status, body)
+        return try JSONDecoder().decode(DeliveryList.self, from: body).deliveries
+    }
+
+    /// `GET /api/deliveries/{id}`; nil on 404.
+    public func delivery(id: Int64) throws -> DeliveryRecord? {
+        try delivery(key: String(id))
+    }
+
+    /// `GET /api/deliveries/{apns-id}`; nil on 404.
+    public func delivery(apnsID: String) throws -> DeliveryRecord? {
+        try delivery(key: apnsID)
+    }
+
+    /// `GET /api/deliveries/{apns-id or id}`; nil on 404.
+    private func delivery(key: String) throws -> DeliveryRecord? {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let (status, body) = try get("/api/deliveries/" + (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key), [])
+        if status == 404 { return nil }
+        try Self.expect(200, status, body)
+        return try JSONDecoder().decode(DeliveryRecord.self, from: body)
+    }
+
+    /// `GET /api/deliveries/wait`: the next matching delivery after `afterID`, or nil when `timeout` passed.
+    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration) throws -> DeliveryRecord? {
+        var items = filter.queryItems
+        items.append(("after_id", String(afterID)))
+        let millis = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        items.append(("timeout_ms", String(millis)))
+        let (status, body) = try get("/api/deliveries/wait", items, timeout: Double(millis) / 1000 + 30)
+        if status == 204 { return nil }
+        try Self.expect(200, status, body)
+        return try JSONDecoder().decode(DeliveryRecord.self, from: body)
+    }
+
+    /// The highest delivery id the server has stored.
+    public func newestID() throws -> Int64 {
+        let (status, body) = try get("/api/deliveries", [("limit", "1")])
+        try Self.expect(200, status, body)
+        return try JSONDecoder().decode(DeliveryList.self, from: body).latestId
+    }
+
+    private struct DeliveryList: Decodable {
+        let deliveries: [DeliveryRecord]
+        let latestId: Int64
+    }
+
+    private func get(_ path: String, _ items: [(String, String)], timeout: TimeInterval = 30) throws -> (Int, Data) {
+        let query = items.isEmpty ? "" : "?" + QueryString.encode(items)
+        guard let url = URL(string: baseURL.absoluteString + path + query) else { throw AdminClientError.badURL(path) }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
+        let outcome = ResultBox()
+        let done = DispatchSemaphore(value: 0)
+        let task = URLSession.shared.dataTask(with: request) { data, response, error in
+            if let error {
+                outcome.set(.failure(AdminClientError.unreachable(self.baseURL.absoluteString, "\(error.localizedDescription)")))
+            } else {
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                outcome.set(.success((status, data ?? Data())))
+            }
+            done.signal()
+        }
+        task.resume()
+        done.wait()
+        return try outcome.get()
+    }
+
+    private static func expect(_ wanted: Int, _ status: Int, _ body: Data) throws {
+        guard status == wanted else {
+            let message = (try? JSONDecoder().decode([String: String].self, from: body))?["error"]
+                ?? String(decoding: body.prefix(200), as: UTF8.self)
+            throw AdminClientError.status(status, message)
+        }
+    }
+
+    /// Carries a task's result from URLSession's delegate queue to the waiting thread.
+    private final class ResultBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<(Int, Data), any Error> = .failure(AdminClientError.badURL(""))
+        func set(_ value: Result<(Int, Data), any Error>) { lock.lock(); result = value; lock.unlock() }
+        func get() throws -> (Int, Data) { lock.lock(); defer { lock.unlock() }; return try result.get() }
+    }
+}
+
+public enum AdminClientError: Error, CustomStringConvertible {
+    case badURL(String)
+    case unreachable(String, String)
+    case status(Int, String)
+
+    public var description: String {
+        switch self {
+        case .badURL(let path): return "cannot build a URL for \(path)"
+        case .unreachable(let url, let detail):
+            return "no apns-mock admin API at \(url) (\(detail)); is the server running? Use --data-dir to read the store file instead"
+        case .status(let status, let message): return "admin API answered \(status): \(message)"
+        }
+    }
+}

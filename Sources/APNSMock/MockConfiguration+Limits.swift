@@ -1,0 +1,44 @@
+import APNSTransport
+
+extension MockConfiguration {
+    /// Connection timeouts and request-memory caps (docs/reliability.md). Every key is optional; nil keeps the
+    /// default of `TransportSettings`.
+    public struct LimitSettings: Codable, Sendable, Equatable {
+        /// Seconds to complete the TLS handshake and the HTTP/2 client preface (default 10).
+        public var handshakeTimeoutSeconds: Double?
+        /// Seconds without any frame on a connection with no open stream before GOAWAY and close (default 7200).
+        public var idleTimeoutSeconds: Double?
+        /// Seconds for a request to end after its HEADERS before its stream is reset (default 30).
+        public var streamTimeoutSeconds: Double?
+        /// Request-body bytes buffered per connection (default 8 MiB).
+        public var connectionBodyBufferBytes: Int?
+        /// Request-body bytes buffered across the server (default 256 MiB).
+        public var totalBodyBufferBytes: Int?
+        public init() {}
+
+        /// Refuses values that cannot work (zero or negative).
+        func validate() throws {
+            for (key, value) in [
+                ("limits.handshakeTimeoutSeconds", handshakeTimeoutSeconds), ("limits.idleTimeoutSeconds", idleTimeoutSeconds),
+                ("limits.streamTimeoutSeconds", streamTimeoutSeconds),
+            ] {
+                if let value, !(value > 0) { throw ConfigurationError.badFlag("\(key) must be a positive number of seconds, got \(value)") }
+            }
+            for (key, value) in [
+                ("limits.connectionBodyBufferBytes", connectionBodyBufferBytes), ("limits.totalBodyBufferBytes", totalBodyBufferBytes),
+            ] {
+                if let value, value <= 0 { throw ConfigurationError.badFlag("\(key) must be a positive number of bytes, got \(value)") }
+            }
+        }
+
+        var transportSettings: TransportSettings {
+            var settings = TransportSettings()
+            if let handshakeTimeoutSeconds { settings.handshakeTimeout = handshakeTimeoutSeconds }
+            if let idleTimeoutSeconds { settings.idleTimeout = idleTimeoutSeconds }
+            if let streamTimeoutSeconds { settings.incompleteStreamTimeout = streamTimeoutSeconds }
+            if let connectionBodyBufferBytes { settings.connectionBodyBufferLimit = connectionBodyBufferBytes }
+            if let totalBodyBufferBytes { settings.totalBodyBufferLimit = totalBodyBufferBytes }
+            return settings
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import APNSCore
+import APNSPipeline
+
+extension ScriptedAnswers: ScriptedOutcomeSource {
+    /// The fault that fires for this request (its scope counters advance), applied to the rules' verdict.
+    public func scriptedOutcome(
+        for request: HTTPRequest, verdict: Verdict, requestsOnConnection: Int, now: Timestamp
+    ) -> ScriptedOutcome? {
+        engine
+            .evaluate(FaultRequest(verdict: verdict, request: request, requestsOnConnection: requestsOnConnection, now: now))
+            .map { $0.outcome(for: verdict, streamID: request.streamID, now: now) }
+    }
+}
+
+extension ScriptedAnswer {
+    /// This script's answer as the pipeline's reply.
+    public var reply: ScriptedReply {
+        ScriptedReply(status: status, reason: reason, timestamp: timestamp, goAway: goAway == true)
+    }
+}

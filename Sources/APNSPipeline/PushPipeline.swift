@@ -1,0 +1,109 @@
+import APNSCore
+import APNSLiveActivity
+import Foundation
+
+/// The decision for one device push, from request to response, without I/O. Stages, in order:
+///
+/// 1. the rules (`PushValidator.evaluateRules`, authentication included);
+/// 2. fault injection: a fault may replace the rules' answer (then every later stage but the stream limit is
+///    skipped), delay it, withhold it, or add connection actions (GOAWAY, RST_STREAM, a SETTINGS change);
+/// 3. for an accepted `liveactivity` push, the simulated device's payload check, whose `la-*` warnings join the
+///    rules' warnings;
+/// 4. strict mode over every warning (rules', token's, device's): the first strict code rejects, and the device
+///    never sees the push;
+/// 5. the device applies the push; in device-strict mode a push it drops is answered with a `MockDevice…` reason;
+/// 6. the stream limit: raised once, after the connection's first valid provider token (A-SEND, A-CONN);
+/// 7. the response (A-RESP) and the record draft.
+///
+/// Time and ids are inputs, so a test can replay any push.
+public struct PushPipeline: Sendable {
+    public let validator: PushValidator
+    /// The simulated Live Activity device; nil leaves Live Activity pushes to the rules alone.
+    public let device: LiveActivityDevice?
+    /// Answer device-level drops with HTTP 400 and a mock-specific reason (NOT APNs behaviour).
+    public let strictDevice: Bool
+    /// A new `apns-id` for requests without one (APNs: an upper-case UUID).
+    public let newApnsID: @Sendable () -> String
+    /// A new `apns-unique-id` (development environment only).
+    public let newUniqueID: @Sendable () -> String
+
+    public init(
+        validator: PushValidator, device: LiveActivityDevice? = nil, strictDevice: Bool = false,
+        newApnsID: @escaping @Sendable () -> String = { ApnsID.resolve(requestValue: nil) },
+        newUniqueID: @escaping @Sendable () -> String = ApnsID.newUniqueID
+    ) {
+        self.validator = validator
+        self.device = device
+        self.strictDevice = strictDevice
+        self.newApnsID = newApnsID
+        self.newUniqueID = newUniqueID
+    }
+
+    /// Runs every stage for `request` on a connection in `connection` state, at `now`.
+    public func decide(
+        _ request: HTTPRequest, connection: inout PushConnectionState,
+        authenticator: (any ConnectionAuthenticator)?, scripts: some ScriptedOutcomeSource, now: Timestamp
+    ) -> PushDecision {
+        var verdict = validator.evaluateRules(request, authenticator: authenticator, now: now)
+        var actions: [ConnectionAction] = []
+        let sentID = request.value("apns-id")
+        let apnsID = sentID.flatMap { $0.isEmpty ? nil : $0 } ?? newApnsID()
+        var liveActivity: LiveActivityDeviceOutcome?
+
+        let requestNumber = connection.countRequest()
+        let fault = scripts.scriptedOutcome(for: request, verdict: verdict, requestsOnConnection: requestNumber, now: now)
+        if let fault {
+            verdict = fault.verdict
+            actions += fault.actions
+            if let limit = fault.announcedMaxConcurrentStreams { connection.announceFromFault(limit) }
+        }
+        if fault?.replacesAnswer == true {
+            // The fault's answer stands: no device, no strict mode.
+        } else if verdict.isAccepted, verdict.pushType == .liveactivity, let device {
+            (verdict, liveActivity) = deliver(request, verdict: verdict, to: device, apnsID: apnsID, now: now)
+        } else {
+            verdict = validator.applyingStrictMode(to: verdict)
+        }
+
+        if let change = connection.streamLimitChange(hasAuthenticated: authenticator?.hasAuthenticated ?? false) {
+            actions.append(change)
+        }
+        let uniqueID = verdict.environment == .development ? newUniqueID() : nil
+        return PushDecision(
+            response: verdict.response(apnsID: apnsID, uniqueID: uniqueID), actions: actions,
+            record: DeliveryDraft(
+                verdict: verdict, apnsID: apnsID, uniqueID: uniqueID, liveActivity: liveActivity, injected: fault?.mark),
+            sendsResponse: fault?.sendsAnything ?? true)
+    }
+
+    /// Stages 3–5 for an accepted Live Activity push: the device's warnings, strict mode over all warnings, then
+    /// the device applies the push unless strict mode refused it.
+    private func deliver(
+        _ request: HTTPRequest, verdict: Verdict, to device: LiveActivityDevice, apnsID: String, now: Timestamp
+    ) -> (Verdict, LiveActivityDeviceOutcome?) {
+        let push = LiveActivityPush(
+            deviceToken: verdict.deviceToken ?? "", topic: verdict.topic ?? "", priority: verdict.priority ?? 10,
+            apnsID: apnsID, payload: request.body, parsedPayload: verdict.payload)
+        let reception = device.receive(push, now: now) { deviceWarnings in
+            validator.strictRejection(for: verdict.warnings + deviceWarnings) == nil
+        }
+        var verdict = verdict
+        verdict.warnings += reception.warnings
+        guard case .received(let result) = reception else {
+            return (validator.applyingStrictMode(to: verdict), nil)
+        }
+        var explanation = result.explanation
+        if let issued = result.issuedUpdateToken {
+            explanation += " The device issued the update token \(issued) for this activity."
+        }
+        if strictDevice, result.isDeviceDrop, let reason = result.mockStrictReason {
+            verdict = verdict.strictDeviceRejection(wireReason: reason, explanation: explanation)
+        }
+        return (verdict, LiveActivityDeviceOutcome(code: result.outcome.rawValue, explanation: explanation))
+    }
+
+    /// GOAWAY debug data as APNs sends it: `{"reason":"…"}` (A-SEND), `Shutdown` when the script names none.
+    static func goAwayDebugData(reason: String?) -> [UInt8] {
+        Array((try? JSONEncoder().encode(ErrorBody(reason: reason ?? "Shutdown"))) ?? Data())
+    }
+}

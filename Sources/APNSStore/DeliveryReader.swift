@@ -1,0 +1,64 @@
+import APNSCore
+import Foundation
+
+/// One way to read deliveries, whoever holds them: the running server's store (`DeliveryStore`), a store file
+/// another process writes (`SQLiteDeliveryArchive`), or a running server's admin API (`AdminClient`). The command
+/// line (`deliveries`, `explain`) and the admin API's export read through it and do not care which it is.
+public protocol DeliveryReader {
+    /// What reads throw: `DeliveryStoreError` for the store and the file, any error for the admin client.
+    associatedtype ReadError: Error
+
+    /// Records matching `query`, in its order, at most `query.limit`.
+    func deliveries(_ query: DeliveryQuery) throws(ReadError) -> [DeliveryRecord]
+
+    func delivery(id: Int64) throws(ReadError) -> DeliveryRecord?
+
+    /// The newest record with this `apns-id` (clients may reuse an id).
+    func delivery(apnsID: String) throws(ReadError) -> DeliveryRecord?
+
+    /// The oldest record with id > `afterID` that matches `filter`; waits up to `timeout` for one, then returns nil.
+    func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration) throws(ReadError)
+        -> DeliveryRecord?
+
+    /// The highest delivery id stored (0 when nothing was ever stored).
+    func newestID() throws(ReadError) -> Int64
+}
+
+extension DeliveryReader {
+    /// By numeric delivery id first, then by `apns-id`.
+    public func delivery(matching key: String) throws(ReadError) -> DeliveryRecord? {
+        if let id = Int64(key), let record = try delivery(id: id) { return record }
+        return try delivery(apnsID: key)
+    }
+
+    /// The next records matching `filter` after `afterID`, oldest first: waits up to `timeout` for the first, then
+    /// takes up to `limit` more that are already there. Empty when none arrived in time.
+    public func next(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration, limit: Int = 500)
+        throws(ReadError) -> [DeliveryRecord]
+    {
+        guard let first = try waitForNext(filter, after: afterID, timeout: timeout) else { return [] }
+        let rest = try deliveries(DeliveryQuery(filter: filter, afterID: first.id, limit: limit, order: .oldestFirst))
+        return [first] + rest
+    }
+
+    /// Writes every record matching `filter`, oldest first, as JSON Lines (one JSON object and `\n` per record),
+    /// handing chunks to `write`. Pages through the records so memory stays bounded.
+    public func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws {
+        var afterID: Int64 = 0
+        while true {
+            let page = try deliveries(
+                DeliveryQuery(filter: filter, afterID: afterID, limit: exportPageSize, order: .oldestFirst))
+            guard let last = page.last else { return }
+            var chunk = Data()
+            for record in page {
+                chunk.append(contentsOf: record.jsonBytes)
+                chunk.append(0x0A)
+            }
+            try write(chunk)
+            afterID = last.id
+        }
+    }
+}
+
+/// Records per page of `exportJSONLines`.
+let exportPageSize = 1_000

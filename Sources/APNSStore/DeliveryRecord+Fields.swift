@@ -1,0 +1,433 @@
+import APNSCore
+import APNSJSON
+import Foundation
+
+/// One field of a delivery record's stored and served form: its JSON key(s), how it is written and read back, the
+/// text free-text search sees, and the SQLite filter column it fills, if any.
+struct DeliveryRecordField: Sendable {
+    /// Writes `"key":value` into the record's open object; nothing for an absent optional.
+    let write: @Sendable (DeliveryRecord, inout JSONWriter) -> Void
+    /// Reads the field from the parsed record object into `record`; throws when a required key is missing or has
+    /// the wrong type. nil for fields that are only written (`receivedAt` as text, `accepted`).
+    let read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?
+    /// Appends the texts `q` searches in this field; nil when search does not look at it.
+    let search: (@Sendable (DeliveryRecord, inout [String]) -> Void)?
+    /// The SQLite column beside the JSON blob that lets the store filter on this field, with its value.
+    let column: (name: String, value: @Sendable (DeliveryRecord) -> SQLiteValue)?
+    /// How the admin API and the command line show the field, where that differs from `write` (the stored form).
+    let present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)?
+
+    init(
+        write: @escaping @Sendable (DeliveryRecord, inout JSONWriter) -> Void,
+        read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?,
+        search: (@Sendable (DeliveryRecord, inout [String]) -> Void)? = nil,
+        column: (name: String, value: @Sendable (DeliveryRecord) -> SQLiteValue)? = nil,
+        present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)? = nil
+    ) {
+        self.present = present
+        self.write = write
+        self.read = read
+        self.search = search
+        self.column = column
+    }
+}
+
+/// Why stored or served record JSON does not read back as a record.
+struct DeliveryRecordDecodingError: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension DeliveryRecord {
+    /// The record's one description, in JSON key order. The admin API, JSON Lines export and the SQLite `record`
+    /// blob are `jsonBytes` (written from this table), `Codable` reads and writes the same form, `searchText` and
+    /// the SQLite filter columns come from here too. A new record field is one entry here plus its stored property.
+    ///
+    /// The form: camelCase keys, `receivedAt` as nanoseconds plus a readable ISO 8601 copy, the payload as text when
+    /// it is UTF-8 (else base64), `accepted` spelled out for clients that filter on it; absent optionals left out.
+    static let fields: [DeliveryRecordField] = [
+        .integer("id", { $0.id }, { $0.id = $1 }, required: false),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("receivedAt", iso8601(record.receivedAt)) }, read: nil),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("receivedAtNanos", record.receivedAt.nanosecondsSinceEpoch) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                record.receivedAt = Timestamp(nanosecondsSinceEpoch: try int64(object, "receivedAtNanos"))
+            },
+            column: ("received_at", { .integer($0.receivedAt.nanosecondsSinceEpoch) })),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("connectionId", Int64(bitPattern: record.connectionID)) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                let text = try number(object, "connectionId")
+                guard let id = UInt64(text) ?? Int64(text).map(UInt64.init(bitPattern:)) else {
+                    throw DeliveryRecordDecodingError(description: "connectionId \(text) is not a 64-bit integer")
+                }
+                record.connectionID = id
+            }),
+        .string("clientAddress", { $0.clientAddress }, { $0.clientAddress = $1 }, searched: true),
+        DeliveryRecordField(
+            write: { record, writer in
+                if let environment = record.environment { writer.field("environment", environment.rawValue) }
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let text = try optionalString(object, "environment") else { return }
+                guard let environment = APNsEnvironment(rawValue: text) else {
+                    throw DeliveryRecordDecodingError(
+                        description: "environment \(text) is not development or production")
+                }
+                record.environment = environment
+            }),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let tls = record.tls else { return }
+                writer.key("tls")
+                writer.beginObject()
+                if let alpn = tls.alpn { writer.field("alpn", alpn) }
+                writer.field("version", tls.version)
+                writer.field("cipher", tls.cipher)
+                if let serverName = tls.serverName { writer.field("serverName", serverName) }
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let tls = try optionalObject(object, "tls") else { return }
+                record.tls = TLSInfo(
+                    alpn: try optionalString(tls, "alpn"), version: try string(tls, "version"),
+                    cipher: try string(tls, "cipher"), serverName: try optionalString(tls, "serverName"))
+            }),
+        .string("method", { $0.method }, { $0.method = $1 }),
+        .string("path", { $0.path }, { $0.path = $1 }, searched: true),
+        .optionalString("deviceToken", { $0.deviceToken }, { $0.deviceToken = $1 }, searched: true, column: "token"),
+        .pairs(
+            "headers", ("name", "value"), required: true, { $0.headers }, { $0.headers = $1 },
+            split: { ($0.name, $0.value) }, make: { HeaderField($0, $1) },
+            search: { header, parts in parts.append(header.name + ": " + header.value) }),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let token = record.providerToken else { return }
+                writer.key("providerToken")
+                writer.beginObject()
+                if let header = token.header { writer.field("header", header) }
+                if let claims = token.claims { writer.field("claims", claims) }
+                writer.field("fingerprint", token.fingerprint)
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let token = try optionalObject(object, "providerToken") else { return }
+                record.providerToken = ProviderTokenSummary(
+                    header: try jsonText(token, "header"), claims: try jsonText(token, "claims"),
+                    fingerprint: try string(token, "fingerprint"))
+            },
+            present: { record, writer in
+                // The decoded JWT header and claims as JSON objects (number literals kept), text when not an object.
+                guard let token = record.providerToken else { return }
+                func embedded(_ name: String, _ text: String) {
+                    if let value = try? JSONParser.parse(text), value.isObject {
+                        writer.field(name, value)
+                    } else {
+                        writer.field(name, text)
+                    }
+                }
+                writer.key("providerToken")
+                writer.beginObject()
+                if let header = token.header { embedded("header", header) }
+                if let claims = token.claims { embedded("claims", claims) }
+                writer.field("fingerprint", token.fingerprint)
+                writer.endObject()
+            }),
+        DeliveryRecordField(
+            write: { record, writer in
+                if let text = record.payloadText {
+                    writer.field("payload", text)
+                } else {
+                    writer.field("payloadBase64", Data(record.payload).base64EncodedString())
+                }
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                if let base64 = try optionalString(object, "payloadBase64") {
+                    guard let data = Data(base64Encoded: base64) else {
+                        throw DeliveryRecordDecodingError(description: "payloadBase64 is not base64")
+                    }
+                    record.payload = [UInt8](data)
+                } else {
+                    record.payload = Array((try optionalString(object, "payload") ?? "").utf8)
+                }
+            },
+            search: { record, parts in if let text = record.payloadText { parts.append(text) } }),
+        DeliveryRecordField(
+            // 0 = no HTTP answer was sent (a fault withheld it), written as null.
+            write: { record, writer in
+                if record.status == 0 { writer.key("status"); writer.null() } else { writer.field("status", Int64(record.status)) }
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                if case .null? = object["status"] { record.status = 0; return }
+                guard let status = Int(exactly: try int64(object, "status")) else {
+                    throw DeliveryRecordDecodingError(description: "status is out of range")
+                }
+                record.status = status
+            },
+            column: ("status", { .integer(Int64($0.status)) })),
+        .optionalString("reason", { $0.reason }, { $0.reason = $1 }, searched: true, column: "reason"),
+        DeliveryRecordField(write: { record, writer in writer.field("accepted", record.accepted) }, read: nil),
+        .string("apnsId", { $0.apnsID }, { $0.apnsID = $1 }, searched: true, column: "apns_id"),
+        .optionalString("apnsUniqueId", { $0.apnsUniqueID }, { $0.apnsUniqueID = $1 }, searched: true),
+        .pairs(
+            "warnings", ("code", "message"), required: false, { $0.warnings }, { $0.warnings = $1 },
+            split: { ($0.code, $0.message) }, make: { PushWarning(code: $0, message: $1) },
+            search: { warning, parts in parts.append(warning.code); parts.append(warning.message) }),
+        .optionalString("explanation", { $0.explanation }, { $0.explanation = $1 }, searched: true),
+        .optionalString("ruleId", { $0.ruleID }, { $0.ruleID = $1 }, searched: true),
+        DeliveryRecordField(
+            write: { record, writer in writer.field("strict", record.strict) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                switch object["strict"] {
+                case nil, .null?: record.strict = false
+                case .bool(let flag)?: record.strict = flag
+                case let other?: throw DeliveryRecordDecodingError(description: "strict is \(other.typeDescription)")
+                }
+            }),
+        .optionalString("pushType", { $0.pushType }, { $0.pushType = $1 }, searched: true, column: "push_type"),
+        .optionalString("topic", { $0.topic }, { $0.topic = $1 }, searched: true, column: "topic"),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let outcome = record.liveActivity else { return }
+                writer.key("liveActivity")
+                writer.beginObject()
+                writer.field("code", outcome.code)
+                writer.field("explanation", outcome.explanation)
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let outcome = try optionalObject(object, "liveActivity") else { return }
+                record.liveActivity = LiveActivityOutcome(
+                    code: try string(outcome, "code"), explanation: try string(outcome, "explanation"))
+            },
+            search: { record, parts in
+                if let outcome = record.liveActivity { parts.append(outcome.code); parts.append(outcome.explanation) }
+            }),
+        .integer(
+            "latencyMicroseconds", { $0.latencyMicroseconds }, { $0.latencyMicroseconds = $1 }, required: true),
+        DeliveryRecordField(
+            write: { record, writer in
+                guard let injected = record.injected else { return }
+                writer.key("injected")
+                writer.beginObject()
+                writer.field("fault", JSONValue.parse(Array(injected.faultJSON.utf8)) ?? .object([]))
+                writer.field("index", Int64(injected.index))
+                writer.field("effect", injected.effect)
+                writer.field("rulesAnswer", injected.rulesAnswer)
+                writer.endObject()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                guard let injected = try optionalObject(object, "injected") else { return }
+                guard let fault = injected["fault"], fault.isObject else {
+                    throw DeliveryRecordDecodingError(description: "injected.fault is not an object")
+                }
+                guard let index = Int(exactly: try int64(injected, "index")) else {
+                    throw DeliveryRecordDecodingError(description: "injected.index is out of range")
+                }
+                record.injected = InjectedFault(
+                    faultJSON: fault.compactText, index: index, effect: try string(injected, "effect"),
+                    rulesAnswer: try string(injected, "rulesAnswer"))
+            },
+            search: { record, parts in if let injected = record.injected { parts.append(injected.effect) } }),
+    ]
+
+    /// The SQLite filter columns, in `fields` order (`SQLiteSchema` creates them; the writer fills them).
+    static let columnFields = fields.compactMap(\.column)
+    /// The writers and search parts alone: iterating `fields` would retain every closure of each entry per record.
+    static let writers = fields.map(\.write)
+    /// The writers of the admin API's and the command line's form.
+    static let presentedWriters = fields.map { $0.present ?? $0.write }
+    static let searchers = fields.compactMap(\.search)
+
+    /// A record with every field empty, for `init(json:)` to fill.
+    private static let empty = DeliveryRecord(
+        receivedAt: .zero, connectionID: 0, clientAddress: "", method: "", path: "", deviceToken: nil, headers: [],
+        payload: [], status: 0, reason: nil, apnsID: "", pushType: nil, topic: nil, latencyMicroseconds: 0)
+
+    /// Reads a record from its JSON form (`jsonBytes`, the admin API, a JSON Lines line).
+    init(json: JSONValue) throws(DeliveryRecordDecodingError) {
+        guard json.isObject else { throw DeliveryRecordDecodingError(description: "a record must be a JSON object") }
+        var record = Self.empty
+        for field in Self.fields {
+            try field.read?(json, &record)
+        }
+        self = record
+    }
+
+    /// Reads a record from JSON bytes.
+    init(jsonBytes: [UInt8]) throws(DeliveryRecordDecodingError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(jsonBytes)
+        } catch {
+            throw DeliveryRecordDecodingError(description: error.description)
+        }
+        try self.init(json: value)
+    }
+
+    /// Lower-cased text that free-text search (`q`) matches as a substring: ids, token, topic, push type, reason,
+    /// rule, explanation, warnings, Live Activity outcome, header values and the payload text.
+    var searchText: String {
+        var parts: [String] = []
+        parts.reserveCapacity(16 + headers.count + 2 * warnings.count)
+        for search in Self.searchers { search(self, &parts) }
+        return parts.joined(separator: "\n").lowercased()
+    }
+}
+
+/// Entries for plain fields. `get` and `set` are closures rather than key paths: key-path projection costs more
+/// than the rest of a record's encoding, which runs on every push.
+extension DeliveryRecordField {
+    static func string(
+        _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> String,
+        _ set: @escaping @Sendable (inout DeliveryRecord, String) -> Void, searched: Bool = false, column: String? = nil
+    ) -> DeliveryRecordField {
+        let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in parts.append(get(record)) }
+        let value: @Sendable (DeliveryRecord) -> SQLiteValue = { .text(get($0)) }
+        return DeliveryRecordField(
+            write: { record, writer in writer.field(key, get(record)) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                set(&record, try DeliveryRecord.string(object, key))
+            },
+            search: searched ? search : nil,
+            column: column.map { ($0, value) })
+    }
+
+    static func optionalString(
+        _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> String?,
+        _ set: @escaping @Sendable (inout DeliveryRecord, String?) -> Void, searched: Bool = false,
+        column: String? = nil
+    ) -> DeliveryRecordField {
+        let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in
+            if let text = get(record) { parts.append(text) }
+        }
+        let value: @Sendable (DeliveryRecord) -> SQLiteValue = { record in
+            guard let text = get(record) else { return .null }
+            return .text(text)
+        }
+        return DeliveryRecordField(
+            write: { record, writer in
+                if let text = get(record) { writer.field(key, text) }
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                set(&record, try DeliveryRecord.optionalString(object, key))
+            },
+            search: searched ? search : nil,
+            column: column.map { ($0, value) })
+    }
+
+    /// An array of objects with two string members (`headers`: name/value, `warnings`: code/message).
+    static func pairs<Item>(
+        _ key: String, _ names: (String, String), required: Bool,
+        _ get: @escaping @Sendable (DeliveryRecord) -> [Item],
+        _ set: @escaping @Sendable (inout DeliveryRecord, [Item]) -> Void,
+        split: @escaping @Sendable (Item) -> (String, String), make: @escaping @Sendable (String, String) -> Item,
+        search: @escaping @Sendable (Item, inout [String]) -> Void
+    ) -> DeliveryRecordField {
+        DeliveryRecordField(
+            write: { record, writer in
+                writer.key(key)
+                writer.beginArray()
+                for item in get(record) {
+                    let (first, second) = split(item)
+                    writer.element()
+                    writer.beginObject()
+                    writer.field(names.0, first)
+                    writer.field(names.1, second)
+                    writer.endObject()
+                }
+                writer.endArray()
+            },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                let items = try DeliveryRecord.objects(object, key, required: required).map {
+                    (member) throws(DeliveryRecordDecodingError) in
+                    make(try DeliveryRecord.string(member, names.0), try DeliveryRecord.string(member, names.1))
+                }
+                set(&record, items)
+            },
+            search: { record, parts in
+                for item in get(record) { search(item, &parts) }
+            })
+    }
+
+    static func integer(
+        _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> Int64,
+        _ set: @escaping @Sendable (inout DeliveryRecord, Int64) -> Void, required: Bool
+    ) -> DeliveryRecordField {
+        DeliveryRecordField(
+            write: { record, writer in writer.field(key, get(record)) },
+            read: { object, record throws(DeliveryRecordDecodingError) in
+                let present = object[key].map { $0 != .null } ?? false
+                if required || present { set(&record, try DeliveryRecord.int64(object, key)) }
+            })
+    }
+}
+
+/// Typed reads from a parsed record object, with messages that name the key.
+extension DeliveryRecord {
+    fileprivate static func string(_ object: JSONValue, _ key: String) throws(DeliveryRecordDecodingError) -> String {
+        guard let value = try optionalString(object, key) else {
+            throw DeliveryRecordDecodingError(description: "\(key) is missing")
+        }
+        return value
+    }
+
+    fileprivate static func optionalString(
+        _ object: JSONValue, _ key: String
+    ) throws(DeliveryRecordDecodingError) -> String? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case let other?:
+            throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not a string")
+        }
+    }
+
+    /// A member stored as JSON text, or served as a JSON object (the admin API's form of the JWT header and claims).
+    fileprivate static func jsonText(_ object: JSONValue, _ key: String) throws(DeliveryRecordDecodingError) -> String? {
+        if let value = object[key], value.isObject { return value.compactText }
+        return try optionalString(object, key)
+    }
+
+    fileprivate static func number(_ object: JSONValue, _ key: String) throws(DeliveryRecordDecodingError) -> String {
+        guard case .number(let text)? = object[key] else {
+            throw DeliveryRecordDecodingError(description: "\(key) is missing or not a number")
+        }
+        return text
+    }
+
+    fileprivate static func int64(_ object: JSONValue, _ key: String) throws(DeliveryRecordDecodingError) -> Int64 {
+        guard let value = object[key]?.int64Value else {
+            throw DeliveryRecordDecodingError(description: "\(key) is missing or not a 64-bit integer")
+        }
+        return value
+    }
+
+    fileprivate static func optionalObject(
+        _ object: JSONValue, _ key: String
+    ) throws(DeliveryRecordDecodingError) -> JSONValue? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case let value? where value.isObject: return value
+        case let other?:
+            throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not an object")
+        }
+    }
+
+    fileprivate static func objects(
+        _ object: JSONValue, _ key: String, required: Bool
+    ) throws(DeliveryRecordDecodingError) -> [JSONValue] {
+        switch object[key] {
+        case nil, .null?:
+            if required { throw DeliveryRecordDecodingError(description: "\(key) is missing") }
+            return []
+        case .array(let elements)?:
+            guard elements.allSatisfy(\.isObject) else {
+                throw DeliveryRecordDecodingError(description: "\(key) holds something other than objects")
+            }
+            return elements
+        case let other?:
+            throw DeliveryRecordDecodingError(description: "\(key) is \(other.typeDescription), not an array")
+        }
+    }
+}

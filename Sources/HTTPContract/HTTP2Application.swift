@@ -1,0 +1,50 @@
+/// The contract between the HTTP/2 transport and whatever answers requests. The transport knows nothing about
+/// APNs: it hands over complete requests and executes what comes back.
+///
+/// Threading: one `HTTP2ConnectionHandler` belongs to one connection and is called only on that connection's
+/// event-loop thread. `ResponseSink.send` may be called from any thread, once per request.
+public protocol HTTP2Application: Sendable {
+    /// Called on the connection's thread once the connection is established (after the TLS handshake).
+    func connectionOpened(_ connection: ConnectionInfo) -> any HTTP2ConnectionHandler
+}
+
+public protocol HTTP2ConnectionHandler: AnyObject {
+    /// SETTINGS_MAX_CONCURRENT_STREAMS for the server's first SETTINGS frame (APNs: 1 until the first valid
+    /// provider token, then 1000; A-SEND, A-CONN).
+    var initialMaxConcurrentStreams: UInt32 { get }
+    /// A request has arrived complete (END_STREAM seen) or its body passed the buffering limit.
+    func handle(_ request: HTTPRequest, sink: ResponseSink)
+    /// The connection is gone; no further calls follow.
+    func connectionClosed()
+}
+
+/// A change to the connection that accompanies a response: what fault injection and the token rules use.
+public enum ConnectionAction: Sendable, Equatable {
+    /// Send SETTINGS with this SETTINGS_MAX_CONCURRENT_STREAMS (APNs allows one stream until the first valid
+    /// provider token: A-SEND, A-CONN).
+    case setMaxConcurrentStreams(UInt32)
+    /// Send GOAWAY with this HTTP/2 error code and debug data, then close once in-flight streams finish.
+    case goAway(errorCode: UInt32, debugData: [UInt8])
+    /// Reset the request's stream instead of answering (the response is ignored).
+    case resetStream(errorCode: UInt32)
+    /// GOAWAY naming `lastStreamID`. `beforeResponse`: sent before the response, which is then sent only if
+    /// `lastStreamID` covers the request's stream (fault injection).
+    case goAwayNaming(lastStreamID: Int32, errorCode: UInt32, debugData: [UInt8], beforeResponse: Bool)
+    /// Close the TCP connection at once: no response, no GOAWAY (fault injection).
+    case closeConnection
+    /// Send the response (and the other actions) after this many milliseconds, on the event loop's timer.
+    case delayResponse(milliseconds: Int)
+}
+
+/// Where a response goes. Thread-safe; the first `send` wins, later ones are ignored.
+public final class ResponseSink: Sendable {
+    private let deliver: @Sendable (HTTPResponse, [ConnectionAction]) -> Void
+
+    public init(_ deliver: @escaping @Sendable (HTTPResponse, [ConnectionAction]) -> Void) {
+        self.deliver = deliver
+    }
+
+    public func send(_ response: HTTPResponse, actions: [ConnectionAction] = []) {
+        deliver(response, actions)
+    }
+}

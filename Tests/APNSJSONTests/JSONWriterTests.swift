@@ -1,0 +1,49 @@
+import APNSJSON
+import Foundation
+import Testing
+
+/// The byte writer's output is compact, escapes what RFC 8259 requires, and reads back as the value written.
+@Suite struct JSONWriterTests {
+    @Test(arguments: [
+        #"{"a":[1,2.5,"x\"y"],"b":{"c":null,"d":false}}"#,
+        #"{"emoji":"😀","ctl":"\u0001"}"#,
+        #"{"k":1,"k":2,"n":-0.5e+3}"#,
+    ])
+    func compactTextRoundTrips(text: String) throws {
+        let value = try JSONParser.parse(text)
+        #expect(try JSONParser.parse(value.compactText) == value)
+        #expect(value.compactByteCount == value.compactText.utf8.count)
+    }
+
+    @Test(arguments: [
+        ("plain", #""plain""#), ("q\"b\\", #""q\"b\\""#), ("a/b", #""a/b""#), ("\n\r\t", #""\n\r\t""#),
+        ("\u{01}\u{1f}", #""\u0001\u001f""#), ("é😀", "\"é😀\""),
+    ])
+    func stringsAreEscapedAsRFC8259Requires(text: String, expected: String) {
+        var writer = JSONWriter()
+        writer.string(text)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+    }
+
+    @Test func containersSeparateMembersAndElements() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("s", "x")
+        writer.field("i", Int64(-7))
+        writer.field("b", true)
+        writer.key("list")
+        writer.beginArray()
+        for number in [1, 2] as [Int64] {
+            writer.element()
+            writer.integer(number)
+        }
+        writer.element()
+        writer.null()
+        writer.endArray()
+        writer.field("v", JSONValue.object([JSONMember("k", .number("1.0"))]))
+        writer.endObject()
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text == #"{"s":"x","i":-7,"b":true,"list":[1,2,null],"v":{"k":1.0}}"#)
+        #expect(try JSONSerialization.jsonObject(with: Data(writer.bytes)) is [String: Any])
+    }
+}
