@@ -74,7 +74,7 @@ public struct LiveActivityDeviceState: Sendable {
     public mutating func receive(
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
-        let key = push.deviceToken.lowercased()
+        let key = Self.lowercasedToken(push.deviceToken)
         var record: TokenRecord
         let isNew: Bool
         if let known = records.removeValue(forKey: key) {
@@ -118,6 +118,12 @@ public struct LiveActivityDeviceState: Sendable {
         return .received(LiveActivityResult(
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
             issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey))
+    }
+
+    /// The token as the table keys it (lower case); a token already in lower case, as senders send them, is kept
+    /// as it is rather than copied.
+    static func lowercasedToken(_ token: String) -> String {
+        token.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? token.lowercased() : token
     }
 
     private static func eventText(_ value: JSONValue) -> String {

@@ -19,8 +19,13 @@ struct EncodedDelivery: Sendable {
 
     init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
         self.id = id
-        row = [.integer(id)] + DeliveryRecord.columnFields.map { $0.value(record) }
-            + [.text(record.searchText), .blob(json)]
+        var row: [SQLiteValue] = []
+        row.reserveCapacity(DeliveryRecord.columnFields.count + 3)
+        row.append(.integer(id))
+        for field in DeliveryRecord.columnFields { row.append(field.value(record)) }
+        row.append(.text(record.searchText))
+        row.append(.blob(json))
+        self.row = row
     }
 }
 

@@ -91,6 +91,15 @@ import Testing
         #expect(!text.contains("tls_aes"))
     }
 
+    /// The one-pass ASCII lower-casing gives what `joined(separator:).lowercased()` gives, non-ASCII text included.
+    @Test(arguments: [
+        [], [""], ["ABC", "Def"], ["apns-topic: COM.Example.App", "{\"Aps\":{}}", ""], ["ÉTÉ", "ascii"],
+        ["İstanbul"], ["ASCII", "ΣΑΣ"], ["@[`{Z"],
+    ])
+    func searchTextIsLowerCasedAsStringDoes(parts: [String]) {
+        #expect(DeliveryRecord.joinedLowercased(parts) == parts.joined(separator: "\n").lowercased())
+    }
+
     /// The insert names exactly the table's columns, so rows written now fit files created before.
     @Test func insertNamesTheSchemasColumns() {
         let created = SQLiteSchema.create.split(separator: "\n")
