@@ -48,9 +48,9 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         // Debian builds SQLite with SECURE_DELETE on: every record retention drops would be overwritten with zeros,
         // one more page written per push. Records hold no secret (the provider token is reduced to a fingerprint).
         try writeConnection.execute("PRAGMA secure_delete=OFF")
-        try writeConnection.execute(SQLiteSchema.create)
+        try SQLiteSchema.prepare(writeConnection)
         let readConnection = try SQLiteConnection(path: path, mode: .readWrite)
-        let reader = SQLiteDeliveryReader(connection: readConnection)
+        let reader = try SQLiteDeliveryReader(connection: readConnection)
         let lastID = try reader.maxID()
         self.reader = reader
         queue = WriterQueue(lastID: lastID)

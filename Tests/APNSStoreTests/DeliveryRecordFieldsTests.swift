@@ -104,10 +104,10 @@ import Testing
     @Test func insertNamesTheSchemasColumns() {
         let created = SQLiteSchema.create.split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0.hasSuffix(",") || $0.hasSuffix("NOT NULL") }
+            .filter { $0.hasSuffix(",") || $0.hasSuffix("NOT NULL") || $0.hasSuffix("INTEGER") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
             .filter { $0 != "CREATE" }
-        let inserted = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"]
+        let inserted = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"] + SQLiteSchema.keyColumns
         #expect(Set(created) == Set(inserted))
         #expect(created.count == inserted.count)
         #expect(SQLiteSchema.insert.hasPrefix("INSERT INTO deliveries(id, received_at, "))
