@@ -75,14 +75,15 @@ public struct LiveActivityDeviceState: Sendable {
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
         let key = Self.lowercasedToken(push.deviceToken)
+        // A known token's record is swapped out of its slot (the table holds `vacated` meanwhile), so `record` holds
+        // the only reference to the timeline's storage, and swapped back into the same slot: one hash lookup.
         var record: TokenRecord
-        let isNew: Bool
-        if let known = records.removeValue(forKey: key) {
-            record = known  // `known` ends here: `record` holds the only reference to the timeline's storage
-            isNew = false
+        let slot = records.index(forKey: key)
+        if let slot {
+            record = Self.vacated
+            swap(&record, &records.values[slot])
         } else {
             record = TokenRecord(snapshot: ActivitySnapshot(deviceToken: key, role: .activity, topic: push.topic))
-            isNew = true
         }
         applyTimeLimits(&record, now: now)
         let hasActivity = record.snapshot.state != nil
@@ -96,7 +97,7 @@ public struct LiveActivityDeviceState: Sendable {
             payload: push.payload, parsed: push.parsedPayload, context: context)
         guard admit(report.warnings) else {
             // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
-            if !isNew { records[key] = record }
+            if let slot { swap(&record, &records.values[slot]) }
             return .refused(warnings: report.warnings)
         }
         let decision = decide(push, report: report, record: &record, now: now)
@@ -105,8 +106,12 @@ public struct LiveActivityDeviceState: Sendable {
             priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
         record.timeline.append(entry, limit: configuration.timelineLimit)
-        records[key] = record
-        if isNew { order.append(key) }
+        if let slot {
+            swap(&record, &records.values[slot])
+        } else {
+            records[key] = record
+            order.append(key)
+        }
         var shownKey = key
         if var started = decision.startedActivity {
             var copy = entry
@@ -119,6 +124,9 @@ public struct LiveActivityDeviceState: Sendable {
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
             issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey))
     }
+
+    /// What a record's slot holds while its push is applied.
+    private static let vacated = TokenRecord(snapshot: ActivitySnapshot(deviceToken: "", role: .activity, topic: ""))
 
     /// The token as the table keys it (lower case); a token already in lower case, as senders send them, is kept
     /// as it is rather than copied.
