@@ -63,7 +63,7 @@ test-tsan: deps
 	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=thread --scratch-path .build-tsan
 
-bench: deps
+bench: build
 	scripts/bench
 
 # The attack round (docs/reliability.md): each attack bounded, a normal client alongside; prints the table.

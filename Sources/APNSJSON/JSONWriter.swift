@@ -33,7 +33,20 @@ public struct JSONWriter {
     @inlinable public mutating func field(_ name: String, _ value: Bool) { key(name); boolean(value) }
     @inlinable public mutating func field(_ name: String, _ value: JSONValue) { key(name); self.value(value) }
 
-    @inlinable public mutating func integer(_ value: Int64) { output.append(contentsOf: String(value).utf8) }
+    /// Decimal digits written in place (`String(value)` allocated for the 19-digit nanosecond times).
+    @inlinable public mutating func integer(_ value: Int64) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var first = 20
+            repeat {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+        }
+    }
     @inlinable public mutating func boolean(_ value: Bool) {
         output.append(contentsOf: (value ? "true" : "false").utf8)
     }
@@ -73,29 +86,39 @@ public struct JSONWriter {
 
     @usableFromInline static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Writes `value` as a JSON string. Scans the UTF-8 bytes in place (no iterator over `String.UTF8View`, which
+    /// cost more than the rest of a record's encoding) and copies the runs between escapes in bulk.
     @inlinable public mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { escaped($0) }
+    }
+
+    @inlinable mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         output.append(UInt8(ascii: "\""))
-        let utf8 = value.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: utf8)
-            output.append(UInt8(ascii: "\""))
-            return
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            escape(byte)
+            runStart = index + 1
         }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(UInt8(ascii: "\\")); output.append(byte)
-            case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\")); output.append(byte)
-            case 0x0A: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
-            case 0x0D: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
-            case 0x09: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(Self.hex[Int(byte >> 4)])
-                output.append(Self.hex[Int(byte & 0x0F)])
-            default: output.append(byte)
-            }
-        }
+        if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         output.append(UInt8(ascii: "\""))
+    }
+
+    @usableFromInline mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\\")); output.append(byte)
+        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\")); output.append(byte)
+        case 0x0A: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
+        default:
+            output.append(contentsOf: "\\u00".utf8)
+            output.append(Self.hex[Int(byte >> 4)])
+            output.append(Self.hex[Int(byte & 0x0F)])
+        }
     }
 }
 

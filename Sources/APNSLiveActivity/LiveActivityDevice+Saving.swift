@@ -25,7 +25,9 @@ public struct SavedDeviceStateError: Error, CustomStringConvertible {
 extension LiveActivityDeviceState {
     func savedForm() -> SavedDeviceState {
         SavedDeviceState(tokens: order.compactMap { key in
-            records[key].map { SavedDeviceState.SavedToken(key: key, snapshot: $0.snapshot, priority10Deliveries: $0.priority10Deliveries) }
+            records[key].map {
+                SavedDeviceState.SavedToken(key: key, snapshot: $0.fullSnapshot, priority10Deliveries: $0.priority10Deliveries)
+            }
         })
     }
 

@@ -66,7 +66,6 @@ extension LiveActivityDeviceState {
         setStaleDate(payload.staleDate, on: &activity, now: now)
         let checked = report.schema == nil ? " (not checked: no schema configured)" : ""
         guard configuration.issuesUpdateTokens else {
-            activity.timeline = record.snapshot.timeline
             activity.issuedUpdateTokens = record.snapshot.issuedUpdateTokens
             record.snapshot = activity
             return Decision(outcome: .applied, explanation:

@@ -11,9 +11,25 @@ public struct LiveActivityDeviceState: Sendable {
     let makeUpdateToken: @Sendable () -> String
 
     struct TokenRecord: Sendable {
+        /// The activity; its `timeline` stays empty here (the entries live in `timeline`).
         var snapshot: ActivitySnapshot
+        var timeline: TimelineRing
         /// Receive times of priority-10 pushes that counted against the budget.
-        var priority10Deliveries: [Timestamp] = []
+        var priority10Deliveries: [Timestamp]
+
+        init(snapshot: ActivitySnapshot, priority10Deliveries: [Timestamp] = []) {
+            timeline = TimelineRing(snapshot.timeline)
+            self.snapshot = snapshot
+            self.snapshot.timeline = []
+            self.priority10Deliveries = priority10Deliveries
+        }
+
+        /// The activity with its timeline, oldest entry first.
+        var fullSnapshot: ActivitySnapshot {
+            var full = snapshot
+            full.timeline = timeline.entries
+            return full
+        }
     }
 
     public init(
@@ -44,7 +60,8 @@ public struct LiveActivityDeviceState: Sendable {
         order = []
     }
 
-    /// Applies one push and returns what the device did.
+    /// Applies one push and returns what the device did. The token's record is taken out of the table while the
+    /// push is applied, so it is mutated in place (never copied with its timeline), then put back.
     public mutating func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
         switch receive(push, now: now, admit: { _ in true }) {
         case .received(let result): result
@@ -57,9 +74,17 @@ public struct LiveActivityDeviceState: Sendable {
     public mutating func receive(
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
-        let key = push.deviceToken.lowercased()
-        var record = records[key] ?? TokenRecord(snapshot: ActivitySnapshot(
-            deviceToken: key, role: .activity, topic: push.topic))
+        let key = Self.lowercasedToken(push.deviceToken)
+        // A known token's record is swapped out of its slot (the table holds `vacated` meanwhile), so `record` holds
+        // the only reference to the timeline's storage, and swapped back into the same slot: one hash lookup.
+        var record: TokenRecord
+        let slot = records.index(forKey: key)
+        if let slot {
+            record = Self.vacated
+            swap(&record, &records.values[slot])
+        } else {
+            record = TokenRecord(snapshot: ActivitySnapshot(deviceToken: key, role: .activity, topic: push.topic))
+        }
         applyTimeLimits(&record, now: now)
         let hasActivity = record.snapshot.state != nil
         let context = LiveActivityCheckContext(
@@ -70,39 +95,48 @@ public struct LiveActivityDeviceState: Sendable {
             futureTimestampTolerance: configuration.futureTimestampTolerance)
         let report = LiveActivityPayloadChecker.check(
             payload: push.payload, parsed: push.parsedPayload, context: context)
-        guard admit(report.warnings) else { return .refused(warnings: report.warnings) }
+        guard admit(report.warnings) else {
+            // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
+            if let slot { swap(&record, &records.values[slot]) }
+            return .refused(warnings: report.warnings)
+        }
         let decision = decide(push, report: report, record: &record, now: now)
         let entry = TimelineEntry(
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
             priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
-        append(entry, to: &record)
-        store(record, key: key)
+        record.timeline.append(entry, limit: configuration.timelineLimit)
+        if let slot {
+            swap(&record, &records.values[slot])
+        } else {
+            records[key] = record
+            order.append(key)
+        }
         var shownKey = key
         if var started = decision.startedActivity {
             var copy = entry
             copy.explanation += " (received on push-to-start token \(key))"
-            append(copy, to: &started)
+            started.timeline.append(copy, limit: configuration.timelineLimit)
             store(started, key: started.snapshot.deviceToken)
             shownKey = started.snapshot.deviceToken
         }
         return .received(LiveActivityResult(
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
-            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken,
-            activity: records[shownKey].map { snapshot($0, now: now) }))
+            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey))
+    }
+
+    /// What a record's slot holds while its push is applied.
+    private static let vacated = TokenRecord(snapshot: ActivitySnapshot(deviceToken: "", role: .activity, topic: ""))
+
+    /// The token as the table keys it (lower case); a token already in lower case, as senders send them, is kept
+    /// as it is rather than copied.
+    static func lowercasedToken(_ token: String) -> String {
+        token.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? token.lowercased() : token
     }
 
     private static func eventText(_ value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.compactText
-    }
-
-    /// Appends to a timeline, dropping the oldest entries beyond `timelineLimit` so a long-running server stays
-    /// bounded.
-    private func append(_ entry: TimelineEntry, to record: inout TokenRecord) {
-        record.snapshot.timeline.append(entry)
-        let excess = record.snapshot.timeline.count - max(configuration.timelineLimit, 1)
-        if excess > 0 { record.snapshot.timeline.removeFirst(excess) }
     }
 
     private mutating func store(_ record: TokenRecord, key: String) {
@@ -111,7 +145,7 @@ public struct LiveActivityDeviceState: Sendable {
     }
 
     private func snapshot(_ record: TokenRecord, now: Timestamp) -> ActivitySnapshot {
-        var snapshot = record.snapshot
+        var snapshot = record.fullSnapshot
         snapshot.priority10PushesInLastHour = record.priority10Deliveries.count { $0 > now.adding(seconds: -3600) }
         snapshot.budgetPerHour = configuration.effectiveBudgetPerHour
         return snapshot

@@ -9,18 +9,20 @@ public struct LiveActivityResult: Sendable, Hashable {
     public var explanation: String
     /// The new per-activity update token, when a push-to-start created an activity and `issuesUpdateTokens` is on.
     public var issuedUpdateToken: String?
-    /// The activity after the push.
-    public var activity: ActivitySnapshot?
+    /// The token whose activity the push concerns (the issued update token after a push-to-start); read the
+    /// activity with `LiveActivityDevice.activity(token:now:)`. Not a snapshot: copying the activity and its
+    /// timeline for every push would cost more the longer the history.
+    public var activityToken: String?
 
     public init(
         outcome: LiveActivityOutcome, warnings: [PushWarning], explanation: String,
-        issuedUpdateToken: String? = nil, activity: ActivitySnapshot? = nil
+        issuedUpdateToken: String? = nil, activityToken: String? = nil
     ) {
         self.outcome = outcome
         self.warnings = warnings
         self.explanation = explanation
         self.issuedUpdateToken = issuedUpdateToken
-        self.activity = activity
+        self.activityToken = activityToken
     }
 
     /// Whether the device dropped or ignored the push; the pipeline answers 400 with `mockStrictReason` for these

@@ -79,7 +79,7 @@ final class DeliveryRecorder: Sendable {
         let parts = value.split(separator: " ", maxSplits: 1)
         let scheme = parts.first.map(String.init) ?? ""
         guard parts.count == 2 else { return value.isEmpty ? "" : "\(scheme) <redacted>" }
-        return "\(scheme) <redacted fingerprint:\(fingerprint(String(parts[1])))>"
+        return "\(scheme) <redacted fingerprint:\(VerifiedToken.fingerprint(of: parts[1]))>"
     }
 
     /// The provider token as the record keeps it: the sender's verified token, or for a refused token what

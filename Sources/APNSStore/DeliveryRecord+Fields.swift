@@ -309,7 +309,27 @@ extension DeliveryRecord {
         var parts: [String] = []
         parts.reserveCapacity(16 + headers.count + 2 * warnings.count)
         for search in Self.searchers { search(self, &parts) }
-        return parts.joined(separator: "\n").lowercased()
+        return Self.joinedLowercased(parts)
+    }
+
+    /// `parts.joined(separator: "\n").lowercased()` in one pass over the bytes when every part is ASCII (the
+    /// usual record), which the store computes for every push; any other text takes the Unicode path.
+    static func joinedLowercased(_ parts: [String]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
+        for (position, part) in parts.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: "\n")) }
+            var part = part
+            let isASCII = part.withUTF8 { utf8 in
+                for byte in utf8 {
+                    guard byte < 0x80 else { return false }
+                    bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+                }
+                return true
+            }
+            guard isASCII else { return parts.joined(separator: "\n").lowercased() }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -12,7 +12,7 @@ public final class SQLiteDeliveryArchive: DeliveryReader {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .sqlite(code: 14, message: "no delivery store at \(path)")
         }
-        reader = SQLiteDeliveryReader(connection: try SQLiteConnection(path: path, mode: .readOnly))
+        reader = try SQLiteDeliveryReader(connection: try SQLiteConnection(path: path, mode: .readOnly))
     }
 
     public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {

@@ -5,9 +5,13 @@ import Foundation
 /// connection; callers serialize access (the store keeps it in a mutex).
 final class SQLiteDeliveryReader {
     private let connection: SQLiteConnection
+    /// Whether the file has the version-2 lookup keys (`SQLiteSchema`); a version-1 file that only an archive
+    /// reads (never migrated) is queried through its text indexes.
+    let usesLookupKeys: Bool
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection) throws(DeliveryStoreError) {
         self.connection = connection
+        usesLookupKeys = try SQLiteSchema.hasLookupKeys(connection)
     }
 
     func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
@@ -20,7 +24,10 @@ final class SQLiteDeliveryReader {
         if let afterID = query.afterID { add("id > ?", .integer(afterID)) }
         if let beforeID = query.beforeID { add("id < ?", .integer(beforeID)) }
         let filter = query.filter
-        if let token = filter.token { add("token = ?", .text(token)) }
+        if let token = filter.token {
+            if usesLookupKeys { add("token_key = ?", SQLiteLookupKey.token(token)) }
+            add("token = ?", .text(token))
+        }
         if let topic = filter.topic { add("topic = ?", .text(topic)) }
         if let pushType = filter.pushType { add("push_type = ?", .text(pushType)) }
         if let status = filter.status { add("status = ?", .integer(Int64(status))) }
@@ -43,9 +50,16 @@ final class SQLiteDeliveryReader {
     }
 
     func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
-        try records(
-            "SELECT id, record FROM deliveries WHERE apns_id = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1",
-            [.text(apnsID)]
+        guard usesLookupKeys else {
+            return try records(
+                "SELECT id, record FROM deliveries WHERE apns_id = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1",
+                [.text(apnsID)]
+            ).first
+        }
+        return try records(
+            "SELECT id, record FROM deliveries WHERE apns_key = ? AND apns_id = ? COLLATE NOCASE "
+                + "ORDER BY id DESC LIMIT 1",
+            [SQLiteLookupKey.apnsID(apnsID), .text(apnsID)]
         ).first
     }
 

@@ -14,13 +14,20 @@ enum WriterCommand {
 /// single writer only binds and steps.
 struct EncodedDelivery: Sendable {
     let id: Int64
-    /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, search text, JSON blob.
+    /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, search text, JSON blob, lookup keys.
     let row: [SQLiteValue]
 
     init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
         self.id = id
-        row = [.integer(id)] + DeliveryRecord.columnFields.map { $0.value(record) }
-            + [.text(record.searchText), .blob(json)]
+        var row: [SQLiteValue] = []
+        row.reserveCapacity(DeliveryRecord.columnFields.count + 3 + SQLiteSchema.keyColumns.count)
+        row.append(.integer(id))
+        for field in DeliveryRecord.columnFields { row.append(field.value(record)) }
+        row.append(.text(record.searchText))
+        row.append(.blob(json))
+        row.append(SQLiteLookupKey.apnsID(record.apnsID))
+        row.append(record.deviceToken.map(SQLiteLookupKey.token) ?? .null)
+        self.row = row
     }
 }
 

@@ -21,6 +21,18 @@ import Testing
         #expect(id == id.lowercased())
     }
 
+    @Test func newIDsAreVersion4VariantRFCAndDistinct() {
+        var seen = Set<String>()
+        for _ in 0..<10_000 {
+            let id = ApnsID.newUniqueID()
+            let bytes = Array(id.utf8)
+            #expect(bytes[14] == UInt8(ascii: "4"))
+            #expect([UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")].contains(bytes[19]))
+            seen.insert(id)
+        }
+        #expect(seen.count == 10_000)
+    }
+
     @Test(arguments: [
         ("123e4567-e89b-12d3-a456-4266554400a0", true),
         ("ACDFB3EB-105B-D33C-7F29-8D09A01CC4EF", true),

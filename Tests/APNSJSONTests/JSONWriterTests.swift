@@ -17,12 +17,21 @@ import Testing
 
     @Test(arguments: [
         ("plain", #""plain""#), ("q\"b\\", #""q\"b\\""#), ("a/b", #""a/b""#), ("\n\r\t", #""\n\r\t""#),
-        ("\u{01}\u{1f}", #""\u0001\u001f""#), ("é😀", "\"é😀\""),
+        ("\u{01}\u{1f}", #""\u0001\u001f""#), ("é😀", "\"é😀\""), ("", #""""#),
+        ("ab\"cd\"", #""ab\"cd\"""#), ("\"x", #""\"x""#), ("x\ny\tz", #""x\ny\tz""#),
     ])
     func stringsAreEscapedAsRFC8259Requires(text: String, expected: String) {
         var writer = JSONWriter()
         writer.string(text)
         #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+    }
+
+    /// Digits are written in place; every Int64 reads as `String(value)` would print it.
+    @Test(arguments: [Int64.min, -1_000_000_007, -1, 0, 7, 10, 1_767_225_600_123_456_789, Int64.max])
+    func integersAreWrittenAsDecimalText(value: Int64) {
+        var writer = JSONWriter()
+        writer.integer(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
     }
 
     @Test func containersSeparateMembersAndElements() throws {

@@ -207,7 +207,7 @@ import Testing
         let activity = try #require(device.activity(token: issued, now: P.now))
         #expect(activity.startedByPushToStartToken == Self.pushToStart)
         #expect(activity.timeline.map(\.apnsID) == ["S"])
-        #expect(result.activity?.deviceToken == issued)
+        #expect(result.activityToken == issued)
     }
 
     @Test func snapshotsEncodeForTheAdminAPI() throws {

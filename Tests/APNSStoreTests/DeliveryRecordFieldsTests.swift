@@ -91,14 +91,23 @@ import Testing
         #expect(!text.contains("tls_aes"))
     }
 
+    /// The one-pass ASCII lower-casing gives what `joined(separator:).lowercased()` gives, non-ASCII text included.
+    @Test(arguments: [
+        [], [""], ["ABC", "Def"], ["apns-topic: COM.Example.App", "{\"Aps\":{}}", ""], ["ÉTÉ", "ascii"],
+        ["İstanbul"], ["ASCII", "ΣΑΣ"], ["@[`{Z"],
+    ])
+    func searchTextIsLowerCasedAsStringDoes(parts: [String]) {
+        #expect(DeliveryRecord.joinedLowercased(parts) == parts.joined(separator: "\n").lowercased())
+    }
+
     /// The insert names exactly the table's columns, so rows written now fit files created before.
     @Test func insertNamesTheSchemasColumns() {
         let created = SQLiteSchema.create.split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0.hasSuffix(",") || $0.hasSuffix("NOT NULL") }
+            .filter { $0.hasSuffix(",") || $0.hasSuffix("NOT NULL") || $0.hasSuffix("INTEGER") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
             .filter { $0 != "CREATE" }
-        let inserted = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"]
+        let inserted = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"] + SQLiteSchema.keyColumns
         #expect(Set(created) == Set(inserted))
         #expect(created.count == inserted.count)
         #expect(SQLiteSchema.insert.hasPrefix("INSERT INTO deliveries(id, received_at, "))

@@ -108,7 +108,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     private func checkIssuedAt(_ verified: VerifiedToken, now: Timestamp) throws(AuthRejection) -> PushWarning? {
         let issued = verified.issuedAt.seconds
         let age = now.secondsSinceEpoch - issued
-        let iatText = Self.describe(verified.issuedAt)
+        var iatText: String { Self.describe(verified.issuedAt) }  // only for a message: not built per push
         if age > policy.tokenLifetime {
             throw AuthRejection(
                 reason: .expiredProviderToken,
@@ -189,7 +189,9 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     /// bundle ID causes an error"), A-RESP `TopicDisallowed`, A-SEND, A-TOKEN.
     private func checkTopic(_ topic: String, key: SigningKey) throws(AuthRejection) -> PushWarning? {
         let bundleID = TopicBundleID.bundleID(fromTopic: topic)
-        let shown = bundleID == topic ? "topic \"\(topic)\"" : "topic \"\(topic)\" (bundle ID \"\(bundleID)\")"
+        var shown: String {  // only for a message: not built per push
+            bundleID == topic ? "topic \"\(topic)\"" : "topic \"\(topic)\" (bundle ID \"\(bundleID)\")"
+        }
         if let topics = key.topics {
             guard topics.contains(bundleID) else {
                 throw AuthRejection(

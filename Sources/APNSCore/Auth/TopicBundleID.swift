@@ -10,7 +10,7 @@ enum TopicBundleID {
     ]
 
     static func bundleID(fromTopic topic: String) -> String {
-        for suffix in suffixes where topic.hasSuffix(suffix) && topic.count > suffix.count {
+        for suffix in suffixes where topic.hasSuffix(suffix) && topic.utf8.count > suffix.utf8.count {
             return String(topic.dropLast(suffix.count))
         }
         return topic

@@ -23,12 +23,16 @@ public struct VerifiedToken: Sendable, Hashable {
     /// A short non-cryptographic identifier of the token (FNV-1a 64, hex) for records and logs; the token itself
     /// is a credential and is not stored.
     public static func fingerprint(of token: Substring) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in token.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        var token = token
+        let hash = token.withUTF8 { utf8 in  // contiguous bytes: no per-byte index arithmetic of Substring.UTF8View
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            return hash
         }
         let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hex.count == 16 ? hex : String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

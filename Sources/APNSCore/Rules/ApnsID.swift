@@ -6,13 +6,13 @@ public enum ApnsID {
     /// it), else a new UPPER-case UUID as APNs generates. Source: A-RESP; observed upper-case ids.
     public static func resolve(requestValue: String?) -> String {
         if let requestValue, !requestValue.isEmpty { return requestValue }
-        return UUID().uuidString.uppercased()
+        return RandomUUID.make(uppercase: true)
     }
 
     /// A new `apns-unique-id`: a lower-case UUID, as observed (AndrewBarba/apns2#95). APNs sends it in the
     /// development environment only (A-RESP); the caller decides.
     public static func newUniqueID() -> String {
-        UUID().uuidString.lowercased()
+        RandomUUID.make(uppercase: false)
     }
 
     /// Whether `value` is a UUID in canonical 8-4-4-4-12 form (either letter case). Source: A-SEND (`apns-id`).

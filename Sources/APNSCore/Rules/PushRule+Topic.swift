@@ -19,7 +19,7 @@ extension PushRule {
         guard let topic = evaluation.facts.topic else { return nil }
         for pushType in PushType.allCases where !pushType.topicSuffix.isEmpty {
             let suffix = pushType.topicSuffix
-            if topic == suffix || topic == String(suffix.dropFirst()) {
+            if topic == suffix || topic.utf8.elementsEqual(suffix.utf8.dropFirst()) {
                 return RuleRejection(
                     .missingTopic,
                     "apns-topic \(topic.debugDescription) has no bundle ID; use <bundle ID>\(suffix)")
@@ -36,7 +36,10 @@ extension PushRule {
     public static let topicSuffixNotDoubled = PushRule(id: "topic.suffix-not-doubled") { evaluation in
         guard let topic = evaluation.facts.topic, let implied = PushType.implied(byTopic: topic) else { return nil }
         let suffix = implied.topicSuffix
-        guard String(topic.dropLast(suffix.count)).hasUTF8Suffix(suffix) else { return nil }
+        let head = topic.utf8.dropLast(suffix.utf8.count)
+        guard head.count >= suffix.utf8.count, head.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) else {
+            return nil
+        }
         return RuleRejection(
             .topicDisallowed,
             "apns-topic repeats the suffix \(suffix): \(topic); the bundle ID must not include it. Use "
@@ -50,20 +53,32 @@ extension PushRule {
     /// topics APNs calls invalid is unknown; this is the mock's choice (docs/rules.md).
     public static let topicSyntax = PushRule(id: "topic.syntax") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
-        let allowed = topic.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", ".": return true
-            default: return false
-            }
-        }
-        let parts = topic.split(separator: ".", omittingEmptySubsequences: false)
-        guard allowed, !parts.contains(where: \.isEmpty) else {
+        guard isBundleIDShaped(topic) else {
             return RuleRejection(
                 .badTopic,
                 "apns-topic must be a bundle ID (letters, digits, '-' and '.', no empty parts); got "
                     + topic.debugDescription)
         }
         return nil
+    }
+
+    /// Letters, digits, `-` and `.` only, and no empty part between dots (one pass over the bytes: this runs twice
+    /// per push).
+    static func isBundleIDShaped(_ topic: String) -> Bool {
+        var partLength = 0
+        for byte in topic.utf8 {
+            switch byte {
+            case UInt8(ascii: "."):
+                if partLength == 0 { return false }
+                partLength = 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                partLength += 1
+            default:
+                return false
+            }
+        }
+        return partLength > 0
     }
 
     /// A push type with a topic suffix needs a topic with that suffix, else `400 DeviceTokenNotForTopic`.

@@ -28,9 +28,6 @@ extension Verdict {
     }
 
     private static func encode(_ body: ErrorBody) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding two plain fields cannot fail; an empty object would still be valid JSON.
-        return Array((try? encoder.encode(body)) ?? Data("{}".utf8))
+        body.jsonBytes
     }
 }

@@ -1,0 +1,30 @@
+import Foundation
+
+extension ErrorBody {
+    /// The error body as APNs sends it, `{"reason":"…"}` plus `"timestamp":N` on 410 (A-RESP): the bytes
+    /// `JSONEncoder` writes with sorted keys and unescaped slashes, written directly for the reasons APNs uses, so
+    /// a rejected push pays for no encoder (it cost more than the rest of the rejection). A reason with anything
+    /// but printable ASCII (never one of Apple's; a fault spec may set one) still goes through `JSONEncoder`.
+    public var jsonBytes: [UInt8] {
+        let plain = reason.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        guard plain else { return encodedBytes }
+        var bytes = Array(#"{"reason":""#.utf8)
+        bytes.reserveCapacity(bytes.count + reason.utf8.count + 40)
+        bytes.append(contentsOf: reason.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        if let timestamp {
+            bytes.append(contentsOf: #","timestamp":"#.utf8)
+            bytes.append(contentsOf: String(timestamp).utf8)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// The same body through `JSONEncoder`.
+    var encodedBytes: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding two plain fields cannot fail; an empty object would still be valid JSON.
+        return Array((try? encoder.encode(self)) ?? Data("{}".utf8))
+    }
+}
