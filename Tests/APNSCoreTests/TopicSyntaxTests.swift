@@ -1,4 +1,5 @@
 import APNSCore
+import CoreTestSupport
 import Testing
 
 /// `apns-topic` must look like a bundle ID (letters, digits, `-`, `.`, no empty part), else `400 BadTopic`; the
