@@ -60,7 +60,7 @@ let package = Package(
             name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
             resources: [.copy("Inspector")]
         ),
-        .target(name: "APNSAdminClient", dependencies: ["APNSCore", "APNSStore"]),
+        .target(name: "APNSAdminClient", dependencies: ["APNSJSON", "APNSCore", "APNSStore"]),
         .target(name: "DeliveryRendering", dependencies: ["APNSCore", "APNSStore"]),
         // Appends records under load and prints each id once durable; the kill -9 test in APNSStoreTests runs it.
         .executableTarget(name: "store-crash-writer", dependencies: ["APNSStore", "APNSCore"]),

@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSStore
 import Foundation
 #if canImport(FoundationNetworking)
@@ -26,7 +27,7 @@ public struct AdminClient: DeliveryReader, Sendable {
         if let beforeID = query.beforeID { items.append(("before_id", String(beforeID))) }
         let (status, body) = try get("/api/deliveries", items)
         try Self.expect(200, status, body)
-        return try JSONDecoder().decode(DeliveryList.self, from: body).deliveries
+        return try JSONDecoding.decode(DeliveryList.self, from: body).deliveries
     }
 
     /// `GET /api/deliveries/{id}`; nil on 404.
@@ -46,7 +47,7 @@ public struct AdminClient: DeliveryReader, Sendable {
         let (status, body) = try get("/api/deliveries/" + (key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key), [])
         if status == 404 { return nil }
         try Self.expect(200, status, body)
-        return try JSONDecoder().decode(DeliveryRecord.self, from: body)
+        return try JSONDecoding.decode(DeliveryRecord.self, from: body)
     }
 
     /// `GET /api/deliveries/wait`: the next matching delivery after `afterID`, or nil when `timeout` passed.
@@ -58,14 +59,14 @@ public struct AdminClient: DeliveryReader, Sendable {
         let (status, body) = try get("/api/deliveries/wait", items, timeout: Double(millis) / 1000 + 30)
         if status == 204 { return nil }
         try Self.expect(200, status, body)
-        return try JSONDecoder().decode(DeliveryRecord.self, from: body)
+        return try JSONDecoding.decode(DeliveryRecord.self, from: body)
     }
 
     /// The highest delivery id the server has stored.
     public func newestID() throws -> Int64 {
         let (status, body) = try get("/api/deliveries", [("limit", "1")])
         try Self.expect(200, status, body)
-        return try JSONDecoder().decode(DeliveryList.self, from: body).latestId
+        return try JSONDecoding.decode(DeliveryList.self, from: body).latestId
     }
 
     private struct DeliveryList: Decodable {
@@ -96,7 +97,7 @@ public struct AdminClient: DeliveryReader, Sendable {
 
     private static func expect(_ wanted: Int, _ status: Int, _ body: Data) throws {
         guard status == wanted else {
-            let message = (try? JSONDecoder().decode([String: String].self, from: body))?["error"]
+            let message = (try? JSONDecoding.decode([String: String].self, from: body))?["error"]
                 ?? String(decoding: body.prefix(200), as: UTF8.self)
             throw AdminClientError.status(status, message)
         }

@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 
 /// The target and credential flags of `apns-mock push`, as typed (nil: not given).
@@ -151,7 +152,7 @@ public enum PushTargetResolver {
             throw PushBuildError("cannot read the profiles file \(path): \(error.localizedDescription)")
         }
         let profiles: [String: PushProfile]
-        do { profiles = try JSONDecoder().decode(File.self, from: data).profiles } catch {
+        do { profiles = try JSONDecoding.decode(File.self, from: data).profiles } catch {
             throw PushBuildError("profiles file \(path) is not {\"profiles\": {\"NAME\": {\"url\", \"keyFile\", \"keyID\", \"teamID\", \"bundleID\", …}}}: \(error)")
         }
         guard var profile = profiles[name] else {

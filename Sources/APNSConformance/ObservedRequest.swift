@@ -115,7 +115,7 @@ extension ObservedRequest {
         let top = try JSONParser.parse(Array(data))
         var list = JSONWriter()
         list.value(top["deliveries"] ?? top)
-        return try JSONDecoder().decode([DeliveryRecord].self, from: Data(list.bytes))
+        return try JSONDecoding.decode([DeliveryRecord].self, from: Data(list.bytes))
             .map(ObservedRequest.init).sorted { $0.id < $1.id }
     }
 }

@@ -30,7 +30,7 @@ public struct Scenario: Sendable, Equatable, Codable {
     public var dueAtOnce: Bool?
 
     public static func load(_ url: URL) throws -> Scenario {
-        try JSONDecoder().decode(Scenario.self, from: Data(contentsOf: url))
+        try JSONDecoding.decode(Scenario.self, from: Data(contentsOf: url))
     }
 
     /// The instruction file the adapter reads (`APNS_MOCK_SCENARIO`): each push with its device token, push

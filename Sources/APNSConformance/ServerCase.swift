@@ -1,3 +1,4 @@
+import APNSJSON
 import Foundation
 
 /// One case of `Conformance/cases/device-push.json` (format: Conformance/README.md), as `apns-mock conformance
@@ -54,7 +55,7 @@ public struct ServerCase: Sendable, Decodable {
     /// Loads the case table (`{"cases": [...]}`).
     public static func loadTable(_ data: Data) throws -> [ServerCase] {
         struct Table: Decodable { var cases: [ServerCase] }
-        return try JSONDecoder().decode(Table.self, from: data).cases
+        return try JSONDecoding.decode(Table.self, from: data).cases
     }
 }
 

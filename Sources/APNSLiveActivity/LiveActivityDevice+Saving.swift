@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSCore
 import Foundation
 
@@ -60,7 +61,7 @@ extension LiveActivityDevice {
         }
         let saved: SavedDeviceState
         do {
-            saved = try JSONDecoder().decode(SavedDeviceState.self, from: data)
+            saved = try JSONDecoding.decode(SavedDeviceState.self, from: data)
         } catch {
             throw SavedDeviceStateError(description: "\(path) is not a saved device state (\(error))")
         }

@@ -122,7 +122,7 @@ final class BroadcastService: Sendable {
     static func restore(from path: String?) -> ChannelRegistry.Snapshot {
         guard let path, FileManager.default.fileExists(atPath: path) else { return ChannelRegistry.Snapshot() }
         do {
-            return try JSONDecoder().decode(ChannelRegistry.Snapshot.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            return try JSONDecoding.decode(ChannelRegistry.Snapshot.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
             let aside = path + ".unreadable"
             try? FileManager.default.removeItem(atPath: aside)

@@ -129,7 +129,7 @@ final class MockAdminBackend: AdminBackend {
     }
 
     private func updateTokens(_ body: Data) throws -> AdminResponse {
-        if let command = try? JSONDecoder().decode(Command.self, from: body), command.remove != nil || command.clear == true {
+        if let command = try? JSONDecoding.decode(Command.self, from: body), command.remove != nil || command.clear == true {
             if command.clear == true { tokens.removeAll() }
             if let token = command.remove, !tokens.remove(token: token) { return .error(404, "token \(token) is not declared") }
             return config(section: "tokens")
@@ -157,7 +157,7 @@ final class MockAdminBackend: AdminBackend {
 
     private func updateKeys(_ body: Data) throws -> AdminResponse {
         guard let keys else { return .error(409, "provider-token authentication is off (allowUnauthenticated)") }
-        let request = try JSONDecoder().decode(KeyRequest.self, from: body)
+        let request = try JSONDecoding.decode(KeyRequest.self, from: body)
         if let keyID = request.remove {
             return keys.removeKey(id: keyID) ? config(section: "keys") : .error(404, "key \(keyID) is not registered")
         }
@@ -180,7 +180,7 @@ final class MockAdminBackend: AdminBackend {
     }
 
     private func updateFaults(_ body: Data) throws -> AdminResponse {
-        if let command = try? JSONDecoder().decode(Command.self, from: body), command.clear == true {
+        if let command = try? JSONDecoding.decode(Command.self, from: body), command.clear == true {
             scripted.removeAll()
             return config(section: "faults")
         }
@@ -204,7 +204,7 @@ final class MockAdminBackend: AdminBackend {
     }
 
     private func updateServerFaults(_ body: Data) throws -> AdminResponse {
-        connectionFaults.current = try JSONDecoder().decode(ConnectionFaultSettings.self, from: body)
+        connectionFaults.current = try JSONDecoding.decode(ConnectionFaultSettings.self, from: body)
         return config(section: "serverFaults")
     }
 
@@ -222,8 +222,8 @@ final class MockAdminBackend: AdminBackend {
     }
 
     private func decodeOneOrMany<T: Decodable>(_ type: T.Type, _ body: Data) throws -> [T] {
-        if let many = try? JSONDecoder().decode([T].self, from: body) { return many }
-        return [try JSONDecoder().decode(T.self, from: body)]
+        if let many = try? JSONDecoding.decode([T].self, from: body) { return many }
+        return [try JSONDecoding.decode(T.self, from: body)]
     }
 
     private func encode(_ value: some Encodable) -> AdminResponse {

@@ -132,7 +132,7 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
             let defaults = try JSONParser.parse(Array(JSONEncoder().encode(MockConfiguration())))
             var writer = JSONWriter()
             writer.value(merge(defaults, given))
-            return try JSONDecoder().decode(MockConfiguration.self, from: Data(writer.bytes))
+            return try JSONDecoding.decode(MockConfiguration.self, from: Data(writer.bytes))
         } catch let error as DecodingError {
             throw ConfigurationError.invalid(path: source, detail: describe(error))
         }

@@ -1,3 +1,4 @@
+import APNSJSON
 import APNSAdmin
 import APNSCore
 import APNSLiveActivity
@@ -161,10 +162,10 @@ public final class MockServer: Sendable {
                 throw ConfigurationError.invalid(path: path, detail: "cannot read the Live Activity schema file: \(error.localizedDescription)")
             }
             do {
-                if let many = try? JSONDecoder().decode([ActivitySchema].self, from: data) {
+                if let many = try? JSONDecoding.decode([ActivitySchema].self, from: data) {
                     schemas += many
                 } else {
-                    schemas.append(try JSONDecoder().decode(ActivitySchema.self, from: data))
+                    schemas.append(try JSONDecoding.decode(ActivitySchema.self, from: data))
                 }
             } catch let error as DecodingError {
                 throw ConfigurationError.invalid(path: path, detail: MockConfiguration.describe(error))

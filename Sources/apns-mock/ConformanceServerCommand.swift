@@ -236,7 +236,7 @@ struct ServerCaseRunner {
     /// The delivery record's warnings (other modules' codes aside: jwt-, auth-, la-) against the case's.
     static func warningProblems(admin: AdminHTTP, apnsID: String, expected: [String]) -> [String] {
         guard let (status, body) = try? admin.request("GET", "/api/deliveries/\(apnsID)"), status == 200,
-              let record = try? JSONDecoder().decode(DeliveryRecord.self, from: body) else {
+              let record = try? JSONDecoding.decode(DeliveryRecord.self, from: body) else {
             return ["no delivery record for apns-id \(apnsID) at \(admin.baseURL)"]
         }
         let codes = record.warnings.map(\.code)

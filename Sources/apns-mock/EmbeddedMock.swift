@@ -116,7 +116,7 @@ final class ProgressPrinter: @unchecked Sendable {
             var shown = 0
             while !stopped.withLock({ $0 }) {
                 guard let (status, body) = try? admin.request("GET", "/api/deliveries/wait?after_id=\(lastID)&timeout_ms=300", timeout: 10) else { break }
-                guard status == 200, let record = try? JSONDecoder().decode(DeliveryRecord.self, from: body) else { continue }
+                guard status == 200, let record = try? JSONDecoding.decode(DeliveryRecord.self, from: body) else { continue }
                 let request = ObservedRequest(record)
                 lastID = request.id
                 shown += 1

@@ -1,4 +1,4 @@
-import APNSJSON
+@testable import APNSJSON
 import Foundation
 import Testing
 
@@ -94,5 +94,21 @@ import Testing
         #expect(throws: JSONParseError(offset: 7, reason: "expected ',' or '}' in object")) {
             try JSONParser.parse(#"{"a":1 "b":2}"#)
         }
+    }
+}
+
+/// Foundation's JSONDecoder traps on a newline followed by nesting deeper than 512 (the fuzzer's admin-body crash);
+/// `JSONDecoding.decode` refuses such documents first, with a DecodingError, and decodes everything else as before.
+@Suite struct JSONDecodingTests {
+    @Test(arguments: ["\n" + String(repeating: "[", count: 513), String(repeating: "{\"a\":", count: 600) + "1"])
+    func nestingDeeperThan512IsADecodingErrorNotACrash(_ text: String) {
+        #expect(throws: DecodingError.self) { try JSONDecoding.decode([String].self, from: Data(text.utf8)) }
+    }
+
+    @Test func nestingUpTo512AndBracketsInStringsStillDecode() throws {
+        let deep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(JSONDecoding.firstOffsetTooDeep(Data(deep.utf8)) == nil)
+        let quoted = "[\"" + String(repeating: "[", count: 600) + "\\\"\"]"
+        #expect(try JSONDecoding.decode([String].self, from: Data(quoted.utf8)) == [String(repeating: "[", count: 600) + "\""])
     }
 }

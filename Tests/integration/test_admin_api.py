@@ -100,3 +100,20 @@ def test_metrics_are_prometheus_text(server):
 def test_unknown_delivery_is_404_and_bad_parameter_is_400(server):
     assert get(server, "/api/deliveries/00000000-0000-0000-0000-000000000000")[0] == 404
     assert get(server, "/api/deliveries?accepted=perhaps")[0] == 400
+
+
+def test_deeply_nested_admin_bodies_are_refused_and_the_server_stays_up(server):
+    """A newline then 513 nested brackets made Foundation's JSONDecoder trap (SIGILL) inside the admin API: the
+    fuzzer's admin-body target found it. Every config section refuses it with 400 and the server keeps serving."""
+    body = b"\n" + b"[" * 513
+    for section in ("tokens", "keys", "faults", "connection"):
+        request = urllib.request.Request(server.admin_url + f"/api/config/{section}", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        assert status in (400, 404), section
+    status, _, body = get(server, "/api/health")
+    assert status == 200 and json.loads(body)["status"] == "ok"
