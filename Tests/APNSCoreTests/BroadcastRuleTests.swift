@@ -178,6 +178,34 @@ import Testing
         }
     }
 
+    /// On a client-certificate connection the certificate decides, for sends and channel management alike; a bearer
+    /// token beside it is ignored with a warning (A-CERT, A-BSEND, A-BERR).
+    @Test(arguments: [
+        ("development", "/4/broadcasts/apps/com.example.app", 200, nil),
+        ("development", "/1/apps/com.example.app/all-channels", 200, nil),
+        ("untrusted", "/4/broadcasts/apps/com.example.app", 403, Reason.badCertificate),
+        ("production", "/4/broadcasts/apps/com.example.app", 403, Reason.badCertificateEnvironment),
+        ("production", "/1/apps/com.example.app/all-channels", 403, Reason.badCertificateEnvironment),
+        ("development", "/4/broadcasts/apps/com.other.app", 403, Reason.topicMismatch),
+    ] as [(String, String, Int, Reason?)])
+    func certificateConnectionsAreJudgedByTheCertificate(kind: String, path: String, status: Int, reason: Reason?) {
+        let connection = ConnectionInfo(
+            id: 1, remoteAddress: "in-memory", localPort: 0,
+            tls: ConformanceCertificates.tls(forAuth: ConformanceCertificates.prefix + kind), listenerLabel: "development")
+        let isSend = path.hasPrefix("/4/")
+        let request = HTTPRequest(
+            method: isSend ? "POST" : "GET", path: path, headers: isSend ? Self.sendHeaders() : Self.manageHeaders,
+            body: isSend ? Array(Row(name: "", status: 0).body.utf8) : [], connection: connection)
+        let decider = BroadcastDecider(settings: BroadcastSettings(), channels: Self.registry())
+        let refusing = TableAuthenticator.forCase("rejected:InvalidProviderToken")
+        let answer = isSend
+            ? decider.send(request, environment: .development, authenticator: refusing, now: .zero)!
+            : decider.manage(request, environment: .development, authenticator: refusing, now: .zero)
+        #expect(answer.status == status)
+        #expect(answer.reason == reason)
+        if reason == nil { #expect(answer.warnings.contains { $0.code == "token-on-certificate-connection" }) }
+    }
+
     @Test func everyBroadcastReasonOfTheErrorTableHasARow() {
         let covered = Set(Self.rows.compactMap(\.reason))
         let broadcastReasons: [Reason] = [

@@ -322,3 +322,37 @@ def test_pyapns2_family_certificate_credentials(mock, certs, tmp_path):
     with urllib.request.urlopen(f"{mock.admin_url}/api/deliveries?token={DEVICE}", timeout=10) as response:
         statuses = sorted(d["status"] for d in json.load(response)["deliveries"])
     assert statuses == [200, 400]
+
+
+def test_channel_management_and_broadcast_sends_with_a_certificate(start_server, certs):
+    """Broadcast and channel management accept certificate connections too (A-BSEND shows one): the certificate's
+    environment and bundle decide, with httpx presenting the certificate over HTTP/2."""
+    server = start_server("--manage-port", "0")
+    manage = f"https://localhost:{server.announcement['manage_port']}/1/apps/com.example.app"
+    send = f"https://localhost:{server.tls_port}/4/broadcasts/apps/com.example.app"
+    create = {"message-storage-policy": 1, "push-type": "LiveActivity"}
+    import ssl
+
+    import httpx
+
+    def client(kind):
+        context = ssl.create_default_context(cafile=CA)
+        context.load_cert_chain(*certs[kind][:2])
+        return httpx.Client(http2=True, verify=context, timeout=20)
+
+    with client("development") as http:
+        created = http.post(f"{manage}/channels", json=create)
+        assert created.status_code == 201, created.text
+        channel = created.headers["apns-channel-id"]
+        sent = http.post(send, headers={"apns-channel-id": channel, "apns-push-type": "LiveActivity", "apns-priority": "10",
+                                        "apns-expiration": "0"},
+                         content=b'{"aps":{"event":"update","timestamp":1,"content-state":{}}}')
+        assert sent.status_code == 200, sent.text
+        other = http.get(manage.replace("com.example.app", "com.other.app") + "/all-channels")
+        assert (other.status_code, other.json()["reason"]) == (403, "TopicMismatch")
+    with client("production") as http:
+        wrong = http.get(f"{manage}/all-channels")
+        assert (wrong.status_code, wrong.json()["reason"]) == (403, "BadCertificateEnvironment")
+    with client("untrusted") as http:
+        untrusted = http.get(f"{manage}/all-channels")
+        assert (untrusted.status_code, untrusted.json()["reason"]) == (403, "BadCertificate")

@@ -16,7 +16,16 @@ extension BroadcastRule {
     /// The same provider-token authentication as device pushes (A-TOKEN, A-BSEND "authentication first"); a
     /// token whose team does not own the path's bundle ID is `403 TopicMismatch` here (A-BERR), where a device
     /// push gets `TopicDisallowed`. Without an authenticator (certificate-style connections) the request passes.
+    ///
+    /// On a connection that presented a client certificate, the certificate decides, as for device pushes (A-CERT;
+    /// A-BSEND shows a certificate example; A-BERR lists `BadCertificate`, `BadCertificateEnvironment` and
+    /// `TopicMismatch` "bundle IDs in the token/cert"): untrusted → `403 BadCertificate`, wrong environment →
+    /// `403 BadCertificateEnvironment`, a bundle the certificate does not cover → `403 TopicMismatch`. A bearer token
+    /// beside it is ignored, with the warning `token-on-certificate-connection`.
     public static let authentication = BroadcastRule(id: "broadcast.auth", appliesTo: all) { evaluation in
+        if let certificate = evaluation.request.connection.tls?.clientCertificate {
+            return authenticateCertificate(certificate, &evaluation)
+        }
         guard let authenticator = evaluation.authenticator else { return nil }
         let request = AuthRequest(
             authorization: evaluation.request.values("authorization"), topic: evaluation.route.bundleID,
@@ -239,5 +248,27 @@ extension BroadcastRule {
             evaluation.warn(.noSubscribers, "no activity on the simulated device subscribed to channel \(channel.id)")
         }
         return nil
+    }
+
+    private static func authenticateCertificate(
+        _ certificate: PeerCertificate, _ evaluation: inout BroadcastEvaluation
+    ) -> RuleRejection? {
+        let bundleID = evaluation.route.bundleID
+        // Broadcast is for Live Activities, but A-BSEND documents certificate connections for it: the check is the
+        // certificate's trust, environment and topics, not the device-push rule that Live Activities need a token.
+        let decision = CertificateAuthenticator().authenticate(.init(
+            certificate: certificate, topic: bundleID, topicIsWellFormed: true, pushType: .alert,
+            environment: evaluation.environment))
+        switch decision {
+        case .rejected(let reason, let explanation):
+            return RuleRejection(reason == .topicDisallowed ? .topicMismatch : reason, explanation)
+        case .accepted(let provider, _):
+            if !evaluation.request.values("authorization").isEmpty {
+                evaluation.warnings.append(PushWarningCode.tokenOnCertificateConnection.warning(
+                    "this connection authenticated with the certificate for \(provider.bundleID); APNs ignores the "
+                        + "authorization header on certificate connections (A-SEND), so the token was not checked"))
+            }
+            return nil
+        }
     }
 }
