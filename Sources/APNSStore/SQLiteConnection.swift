@@ -101,6 +101,9 @@ final class SQLiteConnection {
             while try step() {}
         }
 
+        /// Ends a statement that was not stepped to its last row (releases its read snapshot).
+        func reset() { sqlite3_reset(statement) }
+
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }

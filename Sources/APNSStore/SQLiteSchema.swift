@@ -6,6 +6,10 @@
 /// dirtied page to the WAL before the 200 leaves. Lookups compare the key and then the text, so a key collision
 /// costs a row read, never a wrong answer. Version-1 files are migrated when the store opens them (`migrate`), and
 /// read as they are by a read-only archive (`SQLiteDeliveryReader.usesLookupKeys`).
+///
+/// The `search` column is written empty: it held each record's lower-cased search text, a third of the bytes every
+/// push wrote through the WAL. Free-text search reads the record JSON instead (`SQLiteDeliveryReader.deliveries`,
+/// `DeliveryRecord.storedJSON(_:mayMatchSearch:)`), which also answers for files written when it was filled.
 enum SQLiteSchema {
     static let version = 2
 

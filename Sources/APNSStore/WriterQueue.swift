@@ -10,11 +10,12 @@ enum WriterCommand {
     case barrier(completion: @Sendable () -> Void)
 }
 
-/// A record ready for the writer: id assigned, JSON and search text computed on the appending thread so the
-/// single writer only binds and steps.
+/// A record ready for the writer: id assigned, JSON encoded on the appending thread so the single writer only binds
+/// and steps.
 struct EncodedDelivery: Sendable {
     let id: Int64
-    /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, search text, JSON blob, lookup keys.
+    /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, an empty search column, JSON blob,
+    /// lookup keys.
     let row: [SQLiteValue]
 
     init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
@@ -23,7 +24,7 @@ struct EncodedDelivery: Sendable {
         row.reserveCapacity(DeliveryRecord.columnFields.count + 3 + SQLiteSchema.keyColumns.count)
         row.append(.integer(id))
         for field in DeliveryRecord.columnFields { row.append(field.value(record)) }
-        row.append(.text(record.searchText))
+        row.append(.text(""))  // the search column, kept for older files: search reads the record JSON
         row.append(.blob(json))
         row.append(SQLiteLookupKey.apnsID(record.apnsID))
         row.append(record.deviceToken.map(SQLiteLookupKey.token) ?? .null)

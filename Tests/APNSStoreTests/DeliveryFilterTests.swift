@@ -41,6 +41,11 @@ struct DeliveryFilterTests {
         ("text in explanation", DeliveryFilter(text: "64 HEX"), ["bad-token"]),
         ("text in warning code", DeliveryFilter(text: "priority-10"), ["unregistered"]),
         ("text in reason", DeliveryFilter(text: "expiredprovider"), ["expired"]),
+        ("text across a header's name and value", DeliveryFilter(text: "APNS-PUSH-TYPE: BACKGROUND"), ["unregistered"]),
+        ("text with a quote, as the payload has it", DeliveryFilter(text: #""alert":"hello w"#), ["ok-alert"]),
+        ("text only in the JSON form (a key) matches nothing", DeliveryFilter(text: "latencyMicroseconds"), []),
+        ("text only in an unsearched field matches nothing", DeliveryFilter(text: "tls_aes_128"), []),
+        ("text and a column", DeliveryFilter(token: "aa11", text: "example"), ["ok-alert", "expired"]),
         ("combined", DeliveryFilter(token: "aa11", accepted: false), ["expired"]),
         ("no match", DeliveryFilter(token: "zz99"), []),
     ]

@@ -5,6 +5,7 @@ import subprocess
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -117,3 +118,25 @@ def test_deeply_nested_admin_bodies_are_refused_and_the_server_stays_up(server):
         assert status in (400, 404), section
     status, _, body = get(server, "/api/health")
     assert status == 200 and json.loads(body)["status"] == "ok"
+
+
+def test_free_text_search_reads_the_stored_records(server):
+    """`q` matches the record's search text (header "name: value", payload, explanation, any case) in the SQLite
+    store, which keeps no search column: text only a JSON key holds matches nothing, and `limit` counts matches."""
+    token = "5e" * 32
+    for index in range(3):
+        assert send_push(server, token, payload='{"aps":{"alert":"Parcel %d: Out For Delivery"}}' % index) == 403
+
+    def search(query, extra=""):
+        status, _, body = get(server, f"/api/deliveries?token={token}&q={urllib.parse.quote(query)}{extra}")
+        assert status == 200
+        return json.loads(body)["deliveries"]
+
+    assert len(search("out for delivery")) == 3
+    assert len(search('"alert":"parcel 1')) == 1
+    assert len(search("APNS-PUSH-TYPE: alert")) == 3
+    assert len(search("missingprovidertoken")) == 3
+    assert search("latencyMicroseconds") == []
+    newest = search("parcel", "&limit=2")
+    assert [json.loads(record["payload"])["aps"]["alert"] for record in newest] == [
+        "Parcel 2: Out For Delivery", "Parcel 1: Out For Delivery"]
