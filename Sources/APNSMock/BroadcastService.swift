@@ -93,8 +93,9 @@ final class BroadcastService: Sendable {
     /// After a device push was answered: an accepted push-to-start whose `aps.input-push-channel` names a live
     /// channel subscribes the activity it started (A-LA, A-BSEND).
     func noteDevicePush(_ request: HTTPRequest, deviceOutcome: String?, apnsID: String) {
-        guard deviceOutcome == APNSLiveActivity.LiveActivityOutcome.applied.rawValue,
+        guard deviceOutcome == APNSLiveActivity.LiveActivityOutcome.applied.rawValue, !channels.isEmpty,
               request.value("apns-push-type")?.lowercased() == "liveactivity",
+              Self.mayName(Self.inputPushChannelKey, in: request.body),
               let aps = JSONValue.parse(request.body)?["aps"], aps["event"]?.stringValue == "start",
               let channelID = aps["input-push-channel"]?.stringValue,
               let channel = channels.channel(id: channelID), channel.environment == request.connection.environment
@@ -105,6 +106,20 @@ final class BroadcastService: Sendable {
         }
         guard let token = started?.deviceToken else { return }
         if channels.subscribe(activityToken: token, to: channelID) { save() }
+    }
+
+    private static let inputPushChannelKey = Array("input-push-channel".utf8)
+
+    /// False only when `body` certainly has no key `key`: it holds neither the key's bytes nor a `\` (an escape
+    /// could spell the key otherwise). Spares the second parse of every Live Activity update that subscribes to
+    /// nothing.
+    static func mayName(_ key: [UInt8], in body: [UInt8]) -> Bool {
+        if body.contains(UInt8(ascii: "\\")) { return true }
+        guard body.count >= key.count else { return false }
+        for start in 0...(body.count - key.count) where body[start] == key[0] {
+            if body[start..<(start + key.count)].elementsEqual(key) { return true }
+        }
+        return false
     }
 
     private func finish(

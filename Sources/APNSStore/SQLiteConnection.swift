@@ -42,6 +42,22 @@ final class SQLiteConnection {
         return Statement(connection: self, statement: statement)
     }
 
+    /// Pages in the WAL after this connection's last commit, once `trackWALFrames` was called (0 before).
+    private(set) var walFrames = 0
+
+    /// Keeps `walFrames` current from SQLite's WAL hook. Replaces automatic checkpoints (which use the same hook):
+    /// the owner checkpoints itself.
+    func trackWALFrames() {
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue().walFrames = Int(frames)
+                return SQLITE_OK
+            },
+            Unmanaged.passUnretained(self).toOpaque())
+    }
+
     /// Rows changed by the last INSERT/UPDATE/DELETE.
     var changes: Int { Int(sqlite3_changes(handle)) }
 

@@ -2,7 +2,8 @@ import APNSCore
 import Foundation
 
 /// The single writer of the SQLite store. Runs on its own thread: takes every queued command, executes them in one
-/// transaction (group commit), applies retention, commits, then reports. Owns its connection exclusively.
+/// transaction (group commit), applies retention, commits, then reports. Owns its connection exclusively; the WAL
+/// is copied back into the file by `SQLiteCheckpointer`, never on this thread (but for a runaway WAL).
 final class SQLiteDeliveryWriter: @unchecked Sendable {
     // Used only on the writer thread after `init`.
     private let connection: SQLiteConnection
@@ -14,11 +15,20 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private let clock: any WallClock
     private let signal: DurableSignal
     private var lastAgeSweep = Timestamp.zero
+    private let checkpointer: SQLiteCheckpointer
+    private var framesAtLastRequest = 0
+    /// WAL pages (4 KiB) between checkpoint requests: 16 MiB.
+    static let framesPerCheckpoint = 4_096
+    /// WAL pages past which the writer restarts the WAL itself (~59 MiB, under `journal_size_limit`'s 64 MiB).
+    static let restartFrames = 15_000
 
-    init(connection: SQLiteConnection, retention: RetentionPolicy, clock: any WallClock, signal: DurableSignal)
-        throws(DeliveryStoreError)
-    {
+    init(
+        connection: SQLiteConnection, checkpointer: SQLiteCheckpointer, retention: RetentionPolicy,
+        clock: any WallClock, signal: DurableSignal
+    ) throws(DeliveryStoreError) {
         self.connection = connection
+        self.checkpointer = checkpointer
+        connection.trackWALFrames()
         insert = try connection.prepare(SQLiteSchema.insert)
         deleteUpToID = try connection.prepare("DELETE FROM deliveries WHERE id <= ?")
         deleteOlderThan = try connection.prepare("DELETE FROM deliveries WHERE received_at < ?")
@@ -28,11 +38,13 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         self.signal = signal
     }
 
-    /// Runs until the queue is closed and drained, then closes the connection.
+    /// Runs until the queue is closed and drained, then stops the checkpointer, empties the WAL into the file and
+    /// closes the connection.
     func run(_ queue: WriterQueue) {
         while let batch = queue.takeBatch() {
             commit(batch)
         }
+        checkpointer.close()
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         connection.close()
     }
@@ -64,6 +76,22 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         }
         if highestID > 0 { signal.advance(to: highestID) }
         report(batch, outcome: outcome, resetCounts: resetCounts)
+        checkpointIfDue()
+    }
+
+    /// After a commit (and its answers): asks the checkpointer for a passive checkpoint every `framesPerCheckpoint`
+    /// WAL pages, and restarts the WAL here once it passes `restartFrames` (under sustained load passive
+    /// checkpoints never catch up with the writer; the restart then copies only what they have not).
+    private func checkpointIfDue() {
+        let frames = connection.walFrames
+        if frames < framesAtLastRequest { framesAtLastRequest = 0 }  // the WAL was restarted
+        if frames >= Self.restartFrames {
+            try? connection.execute("PRAGMA wal_checkpoint(RESTART)")
+            framesAtLastRequest = 0
+        } else if frames - framesAtLastRequest >= Self.framesPerCheckpoint {
+            framesAtLastRequest = frames
+            checkpointer.request()
+        }
     }
 
     private func report(_ batch: [WriterCommand], outcome: Result<Void, DeliveryStoreError>, resetCounts: [Int]) {

@@ -48,6 +48,35 @@ import Testing
         #expect(service.channels.channel(id: id)?.subscribers == [Self.token])
     }
 
+    /// The key spelled with an escape is the same key, so the byte check that spares most pushes a second parse
+    /// must not turn it away.
+    @Test func aStartNamingTheChannelThroughAnEscapeStillSubscribes() {
+        let service = Self.service()
+        let id = Self.channel(service)
+        let body = Array(String(decoding: Self.startBody(channel: id), as: UTF8.self)
+            .replacingOccurrences(of: "input-push-channel", with: #"input\u002dpush-channel"#).utf8)
+        _ = service.device.receive(
+            LiveActivityPush(deviceToken: Self.token, topic: "com.example.app.push-type.liveactivity", apnsID: "START-1",
+                             payload: body),
+            now: TestClock().now())
+        let request = HTTPRequest(
+            method: "POST", path: "/3/device/\(Self.token)", headers: [HeaderField("apns-push-type", "liveactivity")],
+            body: body,
+            connection: ConnectionInfo(id: 1, remoteAddress: "test", localPort: 0, tls: nil, environment: .development))
+        service.noteDevicePush(request, deviceOutcome: "applied", apnsID: "START-1")
+        #expect(service.channels.channel(id: id)?.subscribers == [Self.token])
+    }
+
+    @Test(arguments: [
+        (#"{"aps":{"event":"update"}}"#, false),
+        (#"{"aps":{"input-push-channel":"x"}}"#, true),
+        (#"{"aps":{"input\u002dpush-channel":"x"}}"#, true),
+        ("", false),
+    ])
+    func onlyABodyThatMayNameTheKeyIsParsedAgain(body: String, mayName: Bool) {
+        #expect(BroadcastService.mayName(Array("input-push-channel".utf8), in: Array(body.utf8)) == mayName)
+    }
+
     @Test(arguments: [
         ("a dropped start", "droppedStartWithoutAlert", APNsEnvironment.development, true),
         ("an unknown channel", nil, APNsEnvironment.development, false),

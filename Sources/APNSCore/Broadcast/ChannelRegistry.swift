@@ -56,6 +56,9 @@ public final class ChannelRegistry: Sendable {
         }
     }
 
+    /// Whether no channel is live (deleted ones aside).
+    public var isEmpty: Bool { state.withLock { $0.channels.isEmpty } }
+
     /// The live channel with this id, whatever its app (the device side knows only the id).
     public func channel(id: String) -> BroadcastChannel? {
         state.withLock { $0.channels.first { $0.id == id } }
