@@ -182,9 +182,14 @@ public struct JSONParser {
 
     private func validatedRun(from start: Int) throws(JSONParseError) -> String {
         if start == index { return "" }
-        guard let run = String(validating: bytes[start..<index], as: UTF8.self) else {
-            throw JSONParseError(offset: start, reason: "invalid UTF-8 in string")
+        // ASCII (nearly every run) needs no validation; `String(validating:)` over a slice is an unspecialized
+        // generic call (type metadata looked up on every string of every payload).
+        let run: String? = bytes.withUnsafeBufferPointer { buffer in
+            let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
+            if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
+            return String(validating: slice, as: UTF8.self)
         }
+        guard let run else { throw JSONParseError(offset: start, reason: "invalid UTF-8 in string") }
         return run
     }
 

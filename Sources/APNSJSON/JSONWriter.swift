@@ -135,7 +135,32 @@ extension JSONValue {
     public var compactText: String { String(decoding: compactBytes, as: UTF8.self) }
 
     /// Size in bytes of `compactText` encoded as UTF-8.
-    public var compactByteCount: Int { compactBytes.count }
+    /// `compactBytes.count`, counted without writing (the Live Activity size check measures every push's
+    /// `content-state`).
+    public var compactByteCount: Int {
+        switch self {
+        case .null: 4
+        case .bool(let flag): flag ? 4 : 5
+        case .number(let text): text.utf8.count
+        case .string(let text): Self.escapedByteCount(text)
+        case .array(let elements): elements.reduce(1 + max(elements.count, 1)) { $0 + $1.compactByteCount }
+        case .object(let members):
+            members.reduce(1 + max(members.count, 1)) { $0 + Self.escapedByteCount($1.key) + 1 + $1.value.compactByteCount }
+        }
+    }
+
+    /// Bytes `JSONWriter.string` writes for `text`: quotes, and the escapes of `JSONWriter.escape`.
+    static func escapedByteCount(_ text: String) -> Int {
+        var count = 2
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: count += 2
+            case ..<0x20: count += 6
+            default: count += 1
+            }
+        }
+        return count
+    }
 
     /// A number value from an integer.
     public static func integer(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }

@@ -76,6 +76,20 @@ final class DeliveryRecorder: Sendable {
     }
 
     static func redactedAuthorization(_ value: String) -> String {
+        // The usual "bearer <token>": one scan, one string built; anything else takes the general path below.
+        if let space = value.utf8.firstIndex(of: UInt8(ascii: " ")), space != value.utf8.startIndex {
+            let tokenStart = value.utf8.index(after: space)
+            if tokenStart != value.utf8.endIndex, value.utf8[tokenStart] != UInt8(ascii: " ") {
+                let fingerprint = VerifiedToken.fingerprint(of: value[tokenStart...])
+                var redacted = String()
+                redacted.reserveCapacity(value.utf8.distance(from: value.utf8.startIndex, to: space) + 40)
+                redacted += value[..<space]
+                redacted += " <redacted fingerprint:"
+                redacted += fingerprint
+                redacted += ">"
+                return redacted
+            }
+        }
         let parts = value.split(separator: " ", maxSplits: 1)
         let scheme = parts.first.map(String.init) ?? ""
         guard parts.count == 2 else { return value.isEmpty ? "" : "\(scheme) <redacted>" }

@@ -8,6 +8,8 @@ import Testing
         #"{"a":[1,2.5,"x\"y"],"b":{"c":null,"d":false}}"#,
         #"{"emoji":"😀","ctl":"\u0001"}"#,
         #"{"k":1,"k":2,"n":-0.5e+3}"#,
+        #"{"empty":{},"none":[],"one":[true],"tab\tkey":"line\nbreak\r\\ \b\f","deep":[[[{"x":[]}]]]}"#,
+        "[]", "{}", #""only""#, "true", "null", "12",
     ])
     func compactTextRoundTrips(text: String) throws {
         let value = try JSONParser.parse(text)

@@ -14,6 +14,31 @@ import Testing
         #expect(headers.first { $0.name == "authorization" }?.value.hasPrefix("bearer <redacted fingerprint:") == true)
     }
 
+    /// The fast path for "scheme token" writes what the general split-based form writes, for every shape of value.
+    @Test(arguments: [
+        "bearer \(jwt)", "Bearer x", "bearer  two-spaces", " leading", "bearer", "", "bearer ", "a b c", "ünï cødé",
+    ])
+    func theRedactedValueIsTheSplitForm(value: String) {
+        let parts = value.split(separator: " ", maxSplits: 1)
+        let expected = parts.count == 2
+            ? "\(parts[0]) <redacted fingerprint:\(VerifiedToken.fingerprint(of: parts[1]))>"
+            : value.isEmpty ? "" : "\(parts.first.map(String.init) ?? "") <redacted>"
+        #expect(DeliveryRecorder.redactedAuthorization(value) == expected)
+    }
+
+    /// Sixteen lower-case hex digits of the 64-bit FNV-1a hash, zero-padded.
+    @Test func aFingerprintIsTheZeroPaddedFNV1aHash() {
+        #expect(VerifiedToken.fingerprint(of: "") == "cbf29ce484222325")
+        #expect(VerifiedToken.fingerprint(of: "a") == "af63dc4c8601ec8c")
+        for index in 0..<2_000 {
+            let text = "token-\(index)"
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            let hex = String(hash, radix: 16)
+            #expect(VerifiedToken.fingerprint(of: Substring(text)) == String(repeating: "0", count: 16 - hex.count) + hex)
+        }
+    }
+
     /// The rules' verdict for a push carrying `authorization`, judged by an authenticator that knows no key.
     static func findings(authorization: String) -> PushFindings {
         let request = HTTPRequest(

@@ -32,7 +32,12 @@ public struct VerifiedToken: Sendable, Hashable {
             }
             return hash
         }
-        let hex = String(hash, radix: 16)
-        return hex.count == 16 ? hex : String(repeating: "0", count: 16 - hex.count) + hex
+        return String(unsafeUninitializedCapacity: 16) { digits in  // 16 lower-case hex digits, zero-padded
+            for position in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: hash >> UInt64(60 - 4 * position)) & 0x0F
+                digits[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 }

@@ -20,6 +20,9 @@ public struct PushEvaluation {
     public var declaredToken: DeclaredDeviceToken?
     /// The parsed body, once `payload.json-object` has run (nil when the body is not JSON).
     public var payload: JSONValue?
+    /// The topic the topic-shape rules (`PushRule.topicShape`) already passed: authentication runs them before its
+    /// own topic check, and they then pass this topic in step 5 without checking it again.
+    public var wellFormedTopic: String?
 
     public init(
         request: HTTPRequest, configuration: RuleConfiguration, tokens: DeviceTokenRegistry,

@@ -27,6 +27,7 @@ extension PushRule {
         // step 5 rather than the authenticator's TopicDisallowed.
         var probe = evaluation
         let topicIsWellFormed = PushRule.topicShape.allSatisfy { $0.apply(to: &probe) == nil }
+        if topicIsWellFormed { evaluation.wellFormedTopic = evaluation.facts.topic }
         let request = AuthRequest(
             authorization: evaluation.request.values("authorization"),
             topic: topicIsWellFormed ? evaluation.facts.topic : nil,

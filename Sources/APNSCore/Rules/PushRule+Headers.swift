@@ -10,6 +10,16 @@ extension PushRule {
     /// Source: A-RESP ("One or more headers are repeated"), A-SEND. Which headers count is unknown;
     /// choice: the `apns-*` headers of A-SEND's header table (clients' `content-type`, `user-agent` … are ignored).
     public static let headersNotRepeated = PushRule(id: "headers.not-repeated") { evaluation in
+        // One pass, no array per name (this rule runs first on every push); the message is built only on a repeat.
+        var seen: UInt64 = 0  // bit i: singleValueHeaders[i] was seen
+        var repeated = false
+        for header in evaluation.request.headers where header.name.utf8.first == UInt8(ascii: "a") {
+            guard let index = PushRule.singleValueHeaders.firstIndex(of: header.name) else { continue }
+            let bit: UInt64 = 1 << index
+            repeated = repeated || seen & bit != 0
+            seen |= bit
+        }
+        guard repeated else { return nil }
         for name in PushRule.singleValueHeaders {
             let count = evaluation.request.values(name).count
             if count > 1 {

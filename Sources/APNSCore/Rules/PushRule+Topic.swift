@@ -4,7 +4,7 @@ extension PushRule {
     /// Source: A-SEND ("Required"), A-RESP (`MissingTopic`); A-SEND. APNs defaults the topic for single-topic
     /// certificates: on a certificate connection the authentication step has already filled it in
     /// (`CertificateAuthenticator`); with token auth the topic is always required (as pushy's mock does).
-    public static let topicPresent = PushRule(id: "topic.present") { evaluation in
+    public static let topicPresent = PushRule(topicShape: "topic.present") { evaluation in
         guard let topic = evaluation.facts.topic, !topic.allSatisfy({ $0 == " " || $0 == "\t" }) else {
             return RuleRejection(
                 .missingTopic, "send apns-topic: the app's bundle ID, plus the push type's suffix if it has one")
@@ -15,7 +15,7 @@ extension PushRule {
     /// A topic that is only a push-type suffix (`.push-type.liveactivity`) has no bundle ID: `400 MissingTopic`.
     ///
     /// Source: mobile-surfaces MS035 (an empty bundle ID gives a topic of just the suffix and `MissingTopic`).
-    public static let topicHasBundleID = PushRule(id: "topic.has-bundle-id") { evaluation in
+    public static let topicHasBundleID = PushRule(topicShape: "topic.has-bundle-id") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
         for pushType in PushType.allCases where !pushType.topicSuffix.isEmpty {
             let suffix = pushType.topicSuffix
@@ -33,7 +33,7 @@ extension PushRule {
     ///
     /// Source: mobile-surfaces MS018 (doubled Live Activity suffix gives `TopicDisallowed`), alexalok/dotAPNS#90
     /// (`.voip.voip`).
-    public static let topicSuffixNotDoubled = PushRule(id: "topic.suffix-not-doubled") { evaluation in
+    public static let topicSuffixNotDoubled = PushRule(topicShape: "topic.suffix-not-doubled") { evaluation in
         guard let topic = evaluation.facts.topic, let implied = PushType.implied(byTopic: topic) else { return nil }
         let suffix = implied.topicSuffix
         let head = topic.utf8.dropLast(suffix.utf8.count)
@@ -51,7 +51,7 @@ extension PushRule {
     /// Source: A-RESP (`BadTopic`: "The apns-topic value is invalid"); bundle-ID characters per Apple's
     /// `CFBundleIdentifier` ("alphanumeric characters (A–Z, a–z, and 0–9), hyphens (-), and periods (.)"). Which
     /// topics APNs calls invalid is unknown; this is the mock's choice (docs/rules.md).
-    public static let topicSyntax = PushRule(id: "topic.syntax") { evaluation in
+    public static let topicSyntax = PushRule(topicShape: "topic.syntax") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
         guard isBundleIDShaped(topic) else {
             return RuleRejection(

@@ -103,6 +103,12 @@ extension PushRule {
     /// value types); kalyke's `state-date` (A-JSONDEC).
     public static let warnAPSKeys = PushRule(id: "warn.aps-keys") { evaluation in
         guard let aps = evaluation.aps else { return nil }
+        // Usually every key is Apple's with a value of its type: one pass over the members says so without sorting
+        // or looking each key up again; otherwise the warnings are built in key order below.
+        let allKnownAndTyped = aps.members?.allSatisfy { member in
+            APSKey.known[member.key]?.accepts(member.value) == true
+        } ?? true
+        if allKnownAndTyped { return nil }
         for key in (aps.keys ?? []).sorted() {
             let value = aps[key] ?? .null
             if let type = APSKey.known[key] {

@@ -11,6 +11,15 @@ public struct PushRule: Sendable {
         self.check = check
     }
 
+    /// A rule of `PushRule.topicShape`: pure (no warnings, no facts changed), so it passes at once for the topic
+    /// authentication already found well-formed (`PushEvaluation.wellFormedTopic`).
+    init(topicShape id: String, check: @escaping @Sendable (inout PushEvaluation) -> RuleRejection?) {
+        self.init(id: id) { evaluation in
+            if let topic = evaluation.facts.topic, evaluation.wellFormedTopic == topic { return nil }
+            return check(&evaluation)
+        }
+    }
+
     /// Runs the rule; nil means "passes, go on".
     public func apply(to evaluation: inout PushEvaluation) -> RuleRejection? {
         check(&evaluation)
