@@ -45,15 +45,17 @@ final class DeliveryRecorder: Sendable {
     func append(_ record: DeliveryRecord, then send: @escaping @Sendable (_ stored: Bool) -> Void) {
         let metrics = metrics
         let health = health
+        // The completion keeps the three figures it counts, not a copy of the whole record.
+        let (status, reason, latency) = (record.status, record.reason, record.latencyMicroseconds)
         store.append(record) { result in
             switch result {
             case .success:
                 health.recordSuccess()
-                metrics.recordRequest(status: record.status, reason: record.reason, latencyMicroseconds: record.latencyMicroseconds)
+                metrics.recordRequest(status: status, reason: reason, latencyMicroseconds: latency)
                 send(true)
             case .failure(let error):
                 health.recordFailure(error)
-                metrics.recordRequest(status: 503, reason: Reason.serviceUnavailable.rawValue, latencyMicroseconds: record.latencyMicroseconds)
+                metrics.recordRequest(status: 503, reason: Reason.serviceUnavailable.rawValue, latencyMicroseconds: latency)
                 send(false)
             }
         }

@@ -41,7 +41,8 @@ public final class InMemoryDeliveryStore: DeliveryStore {
             guard !state.closed else { return nil }
             let id = state.nextID
             state.nextID += 1
-            state.records.append(record.withID(id))
+            state.records.append(record)
+            state.records[state.records.count - 1].id = id
             applyRetention(&state)
             return id
         }
