@@ -4,14 +4,14 @@
 /// the small methods are `@inlinable` (callers in other modules get them inlined, as if the writer were local).
 public struct JSONWriter {
     /// The JSON written so far.
-    @inlinable public var bytes: [UInt8] { output }
-    @usableFromInline var output: [UInt8] = []
+    @inlinable public var bytes: [UInt8] { output.array }
+    @usableFromInline let output = JSONOutputBytes()
     /// Whether the next member/element needs a leading comma, per open container.
     @usableFromInline var needsComma: [Bool] = []
 
     @inlinable public init() {}
 
-    @inlinable public mutating func reserve(_ capacity: Int) { output.reserveCapacity(capacity) }
+    @inlinable public mutating func reserve(_ capacity: Int) { output.reserve(capacity - output.count) }
 
     @inlinable public mutating func beginObject() { output.append(UInt8(ascii: "{")); needsComma.append(false) }
     @inlinable public mutating func endObject() { output.append(UInt8(ascii: "}")); needsComma.removeLast() }
@@ -44,20 +44,20 @@ public struct JSONWriter {
                 digits[first] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+            output.append(UnsafeBufferPointer(rebasing: digits[first...]))
         }
     }
     @inlinable public mutating func boolean(_ value: Bool) {
-        output.append(contentsOf: (value ? "true" : "false").utf8)
+        output.append(value ? "true" : "false")
     }
-    @inlinable public mutating func null() { output.append(contentsOf: "null".utf8) }
+    @inlinable public mutating func null() { output.append("null") }
 
     /// Writes a whole value compactly: no whitespace, members in their order, numbers as their literal text.
     public mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): boolean(flag)
-        case .number(let text): output.append(contentsOf: text.utf8)
+        case .number(let text): output.append(text)
         case .string(let text): string(text)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
@@ -99,11 +99,11 @@ public struct JSONWriter {
         for index in 0..<utf8.count {
             let byte = utf8[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            if runStart < index { output.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             escape(byte)
             runStart = index + 1
         }
-        if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        if runStart < utf8.count { output.append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         output.append(UInt8(ascii: "\""))
     }
 
@@ -115,7 +115,7 @@ public struct JSONWriter {
         case 0x0D: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
         case 0x09: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
         default:
-            output.append(contentsOf: "\\u00".utf8)
+            output.append("\\u00")
             output.append(Self.hex[Int(byte >> 4)])
             output.append(Self.hex[Int(byte & 0x0F)])
         }
@@ -180,4 +180,72 @@ extension JSONValue {
 
     /// Compact JSON text with every object's keys sorted.
     public var sortedCompactText: String { sortingKeys.compactText }
+}
+
+/// The writer's growing bytes: appends are a bounds check and a copy, without `Array`'s copy-on-write check and
+/// generic `append(contentsOf:)` on each of the few hundred appends a delivery record takes. Owned by one
+/// `JSONWriter` (a copy of a writer shares it). The count, capacity and address live behind a pointer the class
+/// never reassigns (`let`): a class's `var` would be checked for exclusive access at run time on every append.
+@usableFromInline final class JSONOutputBytes {
+    @usableFromInline struct Buffer {
+        @usableFromInline var base: UnsafeMutablePointer<UInt8>
+        @usableFromInline var count: Int
+        @usableFromInline var capacity: Int
+
+        @inlinable init(base: UnsafeMutablePointer<UInt8>, count: Int, capacity: Int) {
+            self.base = base
+            self.count = count
+            self.capacity = capacity
+        }
+    }
+
+    @usableFromInline let buffer: UnsafeMutablePointer<Buffer>
+
+    @inlinable init() {
+        buffer = .allocate(capacity: 1)
+        buffer.initialize(to: Buffer(base: .allocate(capacity: 256), count: 0, capacity: 256))
+    }
+
+    deinit {
+        buffer.pointee.base.deallocate()
+        buffer.deinitialize(count: 1)
+        buffer.deallocate()
+    }
+
+    @inlinable var count: Int { buffer.pointee.count }
+
+    @inlinable var array: [UInt8] { Array(UnsafeBufferPointer(start: buffer.pointee.base, count: buffer.pointee.count)) }
+
+    /// Room for `extra` more bytes.
+    @inlinable func reserve(_ extra: Int) {
+        if buffer.pointee.count + extra > buffer.pointee.capacity { grow(to: buffer.pointee.count + extra) }
+    }
+
+    @usableFromInline func grow(to needed: Int) {
+        var newCapacity = buffer.pointee.capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: buffer.pointee.base, count: buffer.pointee.count)
+        buffer.pointee.base.deallocate()
+        buffer.pointee.base = newBase
+        buffer.pointee.capacity = newCapacity
+    }
+
+    @inlinable func append(_ byte: UInt8) {
+        reserve(1)
+        buffer.pointee.base[buffer.pointee.count] = byte
+        buffer.pointee.count += 1
+    }
+
+    @inlinable func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        (buffer.pointee.base + buffer.pointee.count).initialize(from: source, count: bytes.count)
+        buffer.pointee.count += bytes.count
+    }
+
+    @inlinable func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
 }

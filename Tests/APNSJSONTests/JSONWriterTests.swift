@@ -57,4 +57,20 @@ import Testing
         #expect(text == #"{"s":"x","i":-7,"b":true,"list":[1,2,null],"v":{"k":1.0}}"#)
         #expect(try JSONSerialization.jsonObject(with: Data(writer.bytes)) is [String: Any])
     }
+
+    /// The output grows past its first 256 bytes as often as needed and keeps every byte, escapes included.
+    @Test func longOutputGrowsAndKeepsEveryByte() throws {
+        let text = String(repeating: "ab\"c\n", count: 5_000)
+        var writer = JSONWriter()
+        writer.beginArray()
+        for _ in 0..<3 {
+            writer.element()
+            writer.string(text)
+        }
+        writer.endArray()
+        let expected = "[" + Array(repeating: "\"" + String(repeating: #"ab\"c\n"#, count: 5_000) + "\"", count: 3)
+            .joined(separator: ",") + "]"
+        #expect(writer.bytes == Array(expected.utf8))
+        #expect(try JSONParser.parse(writer.bytes) == .array(Array(repeating: .string(text), count: 3)))
+    }
 }
