@@ -8,12 +8,13 @@ extension MockServer {
         configuration.dataDir.map { URL(fileURLWithPath: $0).appendingPathComponent(LiveActivityDevice.savedFileName).path }
     }
 
-    /// A file that cannot be read is moved aside (never overwritten) and the device starts empty, with a message.
+    /// Restored on a thread of its own: the server listens at once and the device's users wait for the saved
+    /// state (`LiveActivityDevice.restoreInBackground`). A file that cannot be read is moved aside (never
+    /// overwritten) and the device starts empty, with a message.
     func restoreLiveActivities() {
         guard let path = liveActivityStatePath else { return }
-        do {
-            try liveActivities.device.restore(from: path)
-        } catch {
+        liveActivities.device.restoreInBackground(from: path) { result in
+            guard case .failure(let error) = result else { return }
             let aside = path + ".unreadable"
             try? FileManager.default.removeItem(atPath: aside)
             try? FileManager.default.moveItem(atPath: path, toPath: aside)

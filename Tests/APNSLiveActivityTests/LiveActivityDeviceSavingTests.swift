@@ -46,4 +46,45 @@ import Testing
         #expect(throws: SavedDeviceStateError.self) { try device.restore(from: path) }
         #expect(device.allActivities(now: P.now).isEmpty)
     }
+
+    /// A background restore returns before the file is read, but whoever uses the device next waits for it: the
+    /// first push after start-up sees every saved activity, never an empty device.
+    @Test func aBackgroundRestoreIsInBeforeTheDeviceIsUsed() throws {
+        let configuration = LiveActivityConfiguration(schemas: [P.delivery])
+        let device = LiveActivityDevice(configuration: configuration)
+        let tokens = (0..<2_000).map { String(format: "%0160x", $0) }
+        for token in tokens {
+            _ = device.receive(
+                LiveActivityPush(deviceToken: token, topic: Self.topic, apnsID: "S-\(token.suffix(4))",
+                                 payload: Array(P.start().utf8)),
+                now: P.now)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("la-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try device.save(to: path)
+
+        let restarted = LiveActivityDevice(configuration: configuration)
+        let restored = Locked<Result<Int, SavedDeviceStateError>?>(nil)
+        restarted.restoreInBackground(from: path) { result in restored.withLock { $0 = result } }
+        let update = restarted.receive(
+            LiveActivityPush(deviceToken: tokens[1_999], topic: Self.topic, apnsID: "U",
+                             payload: Array(P.update(timestamp: P.nowSeconds + 60).utf8)),
+            now: P.now.adding(seconds: 60))
+        #expect(update.outcome == .applied)
+        #expect(restarted.allActivities(now: P.now.adding(seconds: 60)).count == tokens.count)
+        #expect(try restored.withLock { $0 }?.get() == tokens.count)
+    }
+
+    @Test func aBackgroundRestoreReportsAGarbledFileAndLeavesTheDeviceEmpty() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("la-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("[".utf8).write(to: URL(fileURLWithPath: path))
+        let device = LiveActivityDevice()
+        let failed = Locked(false)
+        device.restoreInBackground(from: path) { result in
+            if case .failure = result { failed.withLock { $0 = true } }
+        }
+        #expect(device.allActivities(now: P.now).isEmpty)
+        #expect(failed.withLock { $0 })
+    }
 }
