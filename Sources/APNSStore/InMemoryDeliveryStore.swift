@@ -14,7 +14,14 @@ public final class InMemoryDeliveryStore: DeliveryStore {
 
         var live: ArraySlice<DeliveryRecord> { records[head...] }
 
+        /// Holds a dropped record's slot until compaction: the record's strings and arrays are freed when it is
+        /// dropped, not when its slot goes (which kept up to twice `maxCount` records in memory).
+        static let vacated = DeliveryRecord(
+            receivedAt: .zero, connectionID: 0, clientAddress: "", method: "", path: "", deviceToken: nil, headers: [],
+            payload: [], status: 0, reason: nil, apnsID: "", pushType: nil, topic: nil, latencyMicroseconds: 0)
+
         mutating func drop(count: Int) {
+            for index in head..<(head + count) { records[index] = Self.vacated }
             head += count
             if head > 1024 && head * 2 > records.count {
                 records.removeFirst(head)
