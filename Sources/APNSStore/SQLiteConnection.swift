@@ -90,7 +90,16 @@ final class SQLiteConnection {
                 switch value {
                 case .null: rc = sqlite3_bind_null(statement, index)
                 case .integer(let number): rc = sqlite3_bind_int64(statement, index, number)
-                case .text(let text): rc = sqlite3_bind_text(statement, index, text, -1, cnative_sqlite_transient())
+                case .text(var text):
+                    // The UTF-8 bytes with their length: no NUL-terminated copy of each text (SQLite copies anyway).
+                    rc = text.withUTF8 { utf8 in
+                        guard let base = utf8.baseAddress else {
+                            return sqlite3_bind_text(statement, index, "", 0, cnative_sqlite_transient())
+                        }
+                        return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                            sqlite3_bind_text(statement, index, $0, Int32(utf8.count), cnative_sqlite_transient())
+                        }
+                    }
                 case .blob(let bytes):
                     rc = bytes.withUnsafeBytes { buffer in
                         sqlite3_bind_blob(
