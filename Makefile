@@ -66,6 +66,11 @@ test-tsan: deps
 bench: build
 	scripts/bench
 
+# The same, plus cost as work grows: 1,000,000 Live Activity updates per store, to one token and to 100,000 tokens.
+.PHONY: bench-long
+bench-long: build
+	scripts/bench --long
+
 # The attack round (docs/reliability.md): each attack bounded, a normal client alongside; prints the table.
 # `make test` runs the short round (Tests/integration/test_attack_round.py).
 stress: deps venv
