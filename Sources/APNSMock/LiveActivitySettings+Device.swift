@@ -8,6 +8,7 @@ extension MockConfiguration.LiveActivitySettings {
             schemas: schemas,
             priority10BudgetPerHour: budgetPerHour ?? defaults.priority10BudgetPerHour,
             supportsFrequentUpdates: frequentUpdates ?? false,
-            issuesUpdateTokens: issueUpdateTokens ?? false)
+            issuesUpdateTokens: issueUpdateTokens ?? false,
+            timelineLimit: max(1, timelineLimit ?? defaults.timelineLimit))
     }
 }

@@ -99,6 +99,9 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
         public var frequentUpdates: Bool?
         /// Issue a per-activity update token when a push-to-start creates an activity.
         public var issueUpdateTokens: Bool?
+        /// Timeline entries kept per token (default 1,000). The device keeps every token it has seen, so memory grows
+        /// with tokens × this: a load test to 100,000 tokens may want a few (docs/live-activities.md).
+        public var timelineLimit: Int?
         /// Answer device-level drops with HTTP 400 and a mock-specific reason (NOT APNs behaviour).
         public var strict: Bool?
         public init() {}

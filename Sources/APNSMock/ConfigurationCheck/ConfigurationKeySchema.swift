@@ -40,7 +40,7 @@ indirect enum ConfigurationKeySchema: Sendable {
             "tokenOnCertificateConnection": .value]),
         "liveActivities": .object([
             "sources": .array(.value), "schemaFiles": .array(.value), "schemas": .open, "budgetPerHour": .value,
-            "frequentUpdates": .value, "issueUpdateTokens": .value, "strict": .value,
+            "frequentUpdates": .value, "issueUpdateTokens": .value, "strict": .value, "timelineLimit": .value,
         ]),
         "retention": .object(["maxDeliveries": .value, "maxAgeSeconds": .value]),
         // Each spec is also decoded strictly by `FaultSpec` (exact errors for values and nested keys).
