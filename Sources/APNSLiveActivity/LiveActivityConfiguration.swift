@@ -29,13 +29,16 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     public var endedDisplayDuration: Double
     /// Timeline entries kept per token; older ones are dropped first.
     public var timelineLimit: Int
+    /// Timeline entries kept across every token; the oldest are dropped first (as the delivery store keeps its
+    /// newest 100,000 records). Bounds the device's memory however many tokens it sees.
+    public var timelineTotalLimit: Int
 
     public init(
         schemas: [ActivitySchema] = [], priority10BudgetPerHour: Int = 10, frequentUpdatesBudgetPerHour: Int = 60,
         supportsFrequentUpdates: Bool = false, issuesUpdateTokens: Bool = false,
         futureTimestampTolerance: Double = Self.defaultFutureTimestampTolerance,
         activeLifetime: Double = 8 * 3600, totalLifetime: Double = 12 * 3600, endedDisplayDuration: Double = 4 * 3600,
-        timelineLimit: Int = 1000
+        timelineLimit: Int = 1000, timelineTotalLimit: Int = 100_000
     ) {
         self.schemas = schemas
         self.priority10BudgetPerHour = priority10BudgetPerHour
@@ -47,6 +50,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
         self.totalLifetime = totalLifetime
         self.endedDisplayDuration = endedDisplayDuration
         self.timelineLimit = timelineLimit
+        self.timelineTotalLimit = timelineTotalLimit
     }
 
     /// The priority-10 budget in force.
@@ -57,6 +61,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case schemas, priority10BudgetPerHour, frequentUpdatesBudgetPerHour, supportsFrequentUpdates
         case issuesUpdateTokens, futureTimestampTolerance, activeLifetime, totalLifetime, endedDisplayDuration, timelineLimit
+        case timelineTotalLimit
     }
 
     public init(from decoder: any Decoder) throws {
@@ -78,6 +83,8 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
             totalLifetime: try container.decodeIfPresent(Double.self, forKey: .totalLifetime) ?? defaults.totalLifetime,
             endedDisplayDuration: try container.decodeIfPresent(Double.self, forKey: .endedDisplayDuration)
                 ?? defaults.endedDisplayDuration,
-            timelineLimit: try container.decodeIfPresent(Int.self, forKey: .timelineLimit) ?? defaults.timelineLimit)
+            timelineLimit: try container.decodeIfPresent(Int.self, forKey: .timelineLimit) ?? defaults.timelineLimit,
+            timelineTotalLimit: try container.decodeIfPresent(Int.self, forKey: .timelineTotalLimit)
+                ?? defaults.timelineTotalLimit)
     }
 }

@@ -32,12 +32,16 @@ extension LiveActivityDeviceState {
         })
     }
 
+    /// Restored timelines join the device-wide order token by token, in the order the tokens were first seen.
     mutating func restore(_ saved: SavedDeviceState) {
         reset()
         for token in saved.tokens where records[token.key] == nil {
-            records[token.key] = TokenRecord(snapshot: token.snapshot, priority10Deliveries: token.priority10Deliveries)
+            var record = TokenRecord(snapshot: token.snapshot, priority10Deliveries: token.priority10Deliveries)
+            adoptTimeline(of: &record, key: token.key)
+            records[token.key] = record
             order.append(token.key)
         }
+        trimTimelines()
     }
 }
 

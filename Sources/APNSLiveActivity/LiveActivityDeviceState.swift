@@ -8,6 +8,19 @@ public struct LiveActivityDeviceState: Sendable {
     var records: [String: TokenRecord] = [:]
     /// Tokens in the order first seen, so listings are stable.
     var order: [String] = []
+    /// Every timeline entry kept, as (token, sequence) in the order appended (`timelineOrderHead` on), so the oldest
+    /// across tokens goes first once more than `configuration.timelineTotalLimit` are kept. Slots of entries a
+    /// token's own limit already dropped are skipped when reached.
+    var timelineOrder: [TimelineSlot] = []
+    var timelineOrderHead = 0
+    /// Entries kept in every token's timeline together, and the next sequence number.
+    var timelineEntries = 0
+    var nextTimelineSequence = 0
+
+    struct TimelineSlot: Sendable {
+        let key: String
+        let sequence: Int
+    }
     let makeUpdateToken: @Sendable () -> String
 
     struct TokenRecord: Sendable {
@@ -58,6 +71,9 @@ public struct LiveActivityDeviceState: Sendable {
     public mutating func reset() {
         records = [:]
         order = []
+        timelineOrder = []
+        timelineOrderHead = 0
+        timelineEntries = 0
     }
 
     /// Applies one push and returns what the device did. The token's record is taken out of the table while the
@@ -105,7 +121,7 @@ public struct LiveActivityDeviceState: Sendable {
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
             priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
-        record.timeline.append(entry, limit: configuration.timelineLimit)
+        appendToTimeline(entry, of: &record, key: key)
         if let slot {
             swap(&record, &records.values[slot])
         } else {
@@ -116,10 +132,11 @@ public struct LiveActivityDeviceState: Sendable {
         if var started = decision.startedActivity {
             var copy = entry
             copy.explanation += " (received on push-to-start token \(key))"
-            started.timeline.append(copy, limit: configuration.timelineLimit)
+            started.timeline.append(copy, sequence: 0, limit: configuration.timelineLimit)
             store(started, key: started.snapshot.deviceToken)
             shownKey = started.snapshot.deviceToken
         }
+        trimTimelines()
         return .received(LiveActivityResult(
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
             issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey))
@@ -139,9 +156,61 @@ public struct LiveActivityDeviceState: Sendable {
         return value.compactText
     }
 
+    /// Puts `record` in the table under `key`, replacing what was there; its timeline joins the device-wide order.
     private mutating func store(_ record: TokenRecord, key: String) {
-        if records[key] == nil { order.append(key) }
+        var record = record
+        if let previous = records[key] {
+            timelineEntries -= previous.timeline.count
+        } else {
+            order.append(key)
+        }
+        adoptTimeline(of: &record, key: key)
         records[key] = record
+    }
+
+    /// Appends `entry` to the token's timeline with the next sequence number and notes it in `timelineOrder`.
+    private mutating func appendToTimeline(_ entry: TimelineEntry, of record: inout TokenRecord, key: String) {
+        let sequence = nextTimelineSequence
+        nextTimelineSequence += 1
+        let dropped = record.timeline.append(entry, sequence: sequence, limit: configuration.timelineLimit)
+        timelineEntries += 1 - dropped
+        timelineOrder.append(TimelineSlot(key: key, sequence: sequence))
+    }
+
+    /// Numbers a timeline that enters the table whole (a started activity, a restored token) into the device-wide
+    /// order and counts its entries.
+    mutating func adoptTimeline(of record: inout TokenRecord, key: String) {
+        let first = nextTimelineSequence
+        nextTimelineSequence = record.timeline.renumber(from: first)
+        for sequence in first..<nextTimelineSequence { timelineOrder.append(TimelineSlot(key: key, sequence: sequence)) }
+        timelineEntries += record.timeline.count
+    }
+
+    /// Drops the oldest entries across every token while more than `configuration.timelineTotalLimit` are kept (the
+    /// device remembers every token it has seen, so without this its memory grows with tokens × `timelineLimit`),
+    /// then forgets the slots it has passed, and stale ones when they outnumber the entries kept.
+    mutating func trimTimelines() {
+        let limit = max(configuration.timelineTotalLimit, 1)
+        while timelineEntries > limit, timelineOrderHead < timelineOrder.count {
+            let slot = timelineOrder[timelineOrderHead]
+            timelineOrderHead += 1
+            guard let index = records.index(forKey: slot.key),
+                  records.values[index].timeline.oldestSequence == slot.sequence
+            else { continue }
+            records.values[index].timeline.dropOldest()
+            timelineEntries -= 1
+        }
+        if timelineOrderHead > 1024 && timelineOrderHead * 2 > timelineOrder.count {
+            timelineOrder.removeFirst(timelineOrderHead)
+            timelineOrderHead = 0
+        }
+        if timelineOrder.count > 2 * max(timelineEntries, 1024) {
+            timelineOrder = timelineOrder[timelineOrderHead...].filter { slot in
+                guard let oldest = records[slot.key]?.timeline.oldestSequence else { return false }
+                return slot.sequence >= oldest
+            }
+            timelineOrderHead = 0
+        }
     }
 
     private func snapshot(_ record: TokenRecord, now: Timestamp) -> ActivitySnapshot {

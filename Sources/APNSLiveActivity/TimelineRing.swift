@@ -1,35 +1,88 @@
 /// The newest entries of one token's timeline, at most `limit` of them, kept in place: once full, a new entry
 /// overwrites the oldest one, so a push costs the same however long the token's history is (no array shifted or
 /// copied per push). `entries` gives them oldest first.
+///
+/// Each entry carries the device-wide sequence number it was appended with, so the device can drop the oldest
+/// entry across every token (`dropOldest`, `oldestSequence`) when it keeps more than its total limit
+/// (`LiveActivityDeviceState.trimTimelines`).
 struct TimelineRing: Sendable {
-    /// Entries in ring order: oldest at `oldest` once the ring has wrapped, else at 0.
+    /// Slots in ring order: the oldest entry at `start`, `count` entries from there (wrapping).
     private var storage: [TimelineEntry]
-    private var oldest = 0
+    private var sequences: [Int]
+    private var start = 0
+    private(set) var count: Int
 
-    init(_ entries: [TimelineEntry] = []) {
+    init(_ entries: [TimelineEntry] = [], firstSequence: Int = 0) {
         storage = entries
+        sequences = Array(firstSequence..<(firstSequence + entries.count))
+        count = entries.count
     }
 
-    var count: Int { storage.count }
-
-    /// Oldest first. Shares the storage (no copy) until the ring first wraps.
+    /// Oldest first. Shares the storage (no copy) while the slots hold exactly the entries in order.
     var entries: [TimelineEntry] {
-        oldest == 0 ? storage : Array(storage[oldest...] + storage[..<oldest])
+        if start == 0 && count == storage.count { return storage }
+        return (0..<count).map { storage[(start + $0) % storage.count] }
     }
 
-    /// Adds `entry` as the newest, dropping the oldest beyond `limit` (at least 1). A limit changed since the last
-    /// append is honoured at once.
-    mutating func append(_ entry: TimelineEntry, limit: Int) {
+    /// The sequence number of the oldest entry (nil when empty).
+    var oldestSequence: Int? { count > 0 ? sequences[start] : nil }
+
+    /// Adds `entry` as the newest, with the device-wide `sequence`, dropping the oldest beyond `limit` (at least
+    /// 1); a limit changed since the last append is honoured at once. Returns how many entries it dropped.
+    @discardableResult
+    mutating func append(_ entry: TimelineEntry, sequence: Int, limit: Int) -> Int {
         let limit = max(limit, 1)
-        if storage.count == limit {
-            storage[oldest] = entry
-            oldest = oldest + 1 == limit ? 0 : oldest + 1
-            return
+        var dropped = 0
+        while count >= limit {
+            dropOldest()
+            dropped += 1
         }
-        if oldest != 0 || storage.count > limit {
-            storage = Array(entries.suffix(limit - 1))
-            oldest = 0
+        if count < storage.count {
+            let slot = (start + count) % storage.count
+            storage[slot] = entry
+            sequences[slot] = sequence
+        } else {
+            linearize()
+            storage.append(entry)
+            sequences.append(sequence)
         }
-        storage.append(entry)
+        count += 1
+        return dropped
     }
+
+    /// Drops the oldest entry; its strings go at once, and the slots shrink when mostly empty.
+    mutating func dropOldest() {
+        guard count > 0 else { return }
+        storage[start] = Self.vacated
+        start = (start + 1) % storage.count
+        count -= 1
+        if count == 0 {
+            storage = []
+            sequences = []
+            start = 0
+        } else if storage.count >= 64 && count * 4 < storage.count {
+            linearize()
+        }
+    }
+
+    /// Gives every entry a new sequence number, oldest first, from `first` (a restored timeline joins the
+    /// device-wide order); returns the next free number.
+    mutating func renumber(from first: Int) -> Int {
+        linearize()
+        sequences = Array(first..<(first + count))
+        return first + count
+    }
+
+    /// The entries in order from slot 0, with no free slots.
+    private mutating func linearize() {
+        guard start != 0 || count != storage.count else { return }
+        let ordered = (0..<count).map { (storage[(start + $0) % storage.count], sequences[(start + $0) % storage.count]) }
+        storage = ordered.map(\.0)
+        sequences = ordered.map(\.1)
+        start = 0
+    }
+
+    /// What a dropped entry's slot holds until it is reused (nothing allocated).
+    private static let vacated = TimelineEntry(
+        receivedAt: .zero, apnsID: "", event: nil, priority: 0, timestamp: nil, outcome: .applied, explanation: "")
 }

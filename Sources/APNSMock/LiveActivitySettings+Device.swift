@@ -9,6 +9,7 @@ extension MockConfiguration.LiveActivitySettings {
             priority10BudgetPerHour: budgetPerHour ?? defaults.priority10BudgetPerHour,
             supportsFrequentUpdates: frequentUpdates ?? false,
             issuesUpdateTokens: issueUpdateTokens ?? false,
-            timelineLimit: max(1, timelineLimit ?? defaults.timelineLimit))
+            timelineLimit: max(1, timelineLimit ?? defaults.timelineLimit),
+            timelineTotalLimit: max(1, timelineTotalLimit ?? defaults.timelineTotalLimit))
     }
 }

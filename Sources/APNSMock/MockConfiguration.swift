@@ -102,6 +102,8 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
         /// Timeline entries kept per token (default 1,000). The device keeps every token it has seen, so memory grows
         /// with tokens × this: a load test to 100,000 tokens may want a few (docs/live-activities.md).
         public var timelineLimit: Int?
+        /// Timeline entries kept across every token (default 100,000): the oldest go first.
+        public var timelineTotalLimit: Int?
         /// Answer device-level drops with HTTP 400 and a mock-specific reason (NOT APNs behaviour).
         public var strict: Bool?
         public init() {}

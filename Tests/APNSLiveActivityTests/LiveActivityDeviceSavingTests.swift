@@ -88,3 +88,65 @@ import Testing
         #expect(failed.withLock { $0 })
     }
 }
+
+/// The device keeps at most `timelineTotalLimit` timeline entries across every token, dropping the oldest first,
+/// so its memory stays bounded however many tokens it sees.
+@Suite struct TimelineTotalLimitTests {
+    typealias P = TestPayloads
+    static let topic = "com.example.app.push-type.liveactivity"
+
+    static func send(_ device: LiveActivityDevice, token: String, id: String, offset: Int) {
+        _ = device.receive(
+            LiveActivityPush(deviceToken: token, topic: topic, apnsID: id,
+                             payload: Array(P.update(timestamp: P.nowSeconds + offset).utf8)),
+            now: P.now.adding(seconds: Double(offset)))
+    }
+
+    @Test func theOldestEntriesAcrossTokensGoFirst() {
+        let device = LiveActivityDevice(configuration: LiveActivityConfiguration(
+            schemas: [P.delivery], timelineLimit: 3, timelineTotalLimit: 5))
+        let tokens = ["aa", "bb", "cc"].map { String(repeating: $0, count: 80) }
+        var offset = 0
+        for round in 0..<3 {
+            for (index, token) in tokens.enumerated() {
+                Self.send(device, token: token, id: "\(round)-\(index)", offset: offset)
+                offset += 1
+            }
+        }
+        let later = P.now.adding(seconds: Double(offset))
+        let kept = tokens.map { device.activity(token: $0, now: later)?.timeline.map(\.apnsID) ?? [] }
+        #expect(kept == [["2-0"], ["1-1", "2-1"], ["1-2", "2-2"]])
+    }
+
+    /// A token's own limit still applies, and entries it dropped are not counted twice against the total.
+    @Test func aTokensOwnLimitAndTheTotalTogether() {
+        let device = LiveActivityDevice(configuration: LiveActivityConfiguration(
+            schemas: [P.delivery], timelineLimit: 2, timelineTotalLimit: 3))
+        let one = String(repeating: "ab", count: 80), two = String(repeating: "cd", count: 80)
+        for index in 0..<5 { Self.send(device, token: one, id: "one-\(index)", offset: index) }
+        Self.send(device, token: two, id: "two-0", offset: 5)
+        Self.send(device, token: two, id: "two-1", offset: 6)
+        let later = P.now.adding(seconds: 7)
+        #expect(device.activity(token: one, now: later)?.timeline.map(\.apnsID) == ["one-4"])
+        #expect(device.activity(token: two, now: later)?.timeline.map(\.apnsID) == ["two-0", "two-1"])
+    }
+
+    /// A restored device joins the total: with a smaller total than it saved, the first tokens' entries go.
+    @Test func aRestoredDeviceIsTrimmedToTheTotal() throws {
+        let device = LiveActivityDevice(configuration: LiveActivityConfiguration(schemas: [P.delivery]))
+        let tokens = ["aa", "bb"].map { String(repeating: $0, count: 80) }
+        for (index, token) in tokens.enumerated() {
+            Self.send(device, token: token, id: "\(index)-0", offset: 2 * index)
+            Self.send(device, token: token, id: "\(index)-1", offset: 2 * index + 1)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("la-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try device.save(to: path)
+        let restarted = LiveActivityDevice(configuration: LiveActivityConfiguration(
+            schemas: [P.delivery], timelineTotalLimit: 3))
+        #expect(try restarted.restore(from: path) == 2)
+        let later = P.now.adding(seconds: 10)
+        #expect(restarted.activity(token: tokens[0], now: later)?.timeline.map(\.apnsID) == ["0-1"])
+        #expect(restarted.activity(token: tokens[1], now: later)?.timeline.map(\.apnsID) == ["1-0", "1-1"])
+    }
+}

@@ -108,6 +108,7 @@ struct ConfigurationFileCheckTests {
         configuration.liveActivities.issueUpdateTokens = true
         configuration.liveActivities.strict = true
         configuration.liveActivities.timelineLimit = 1
+        configuration.liveActivities.timelineTotalLimit = 1
         configuration.retention.maxDeliveries = 1
         configuration.retention.maxAgeSeconds = 1
         let full = """

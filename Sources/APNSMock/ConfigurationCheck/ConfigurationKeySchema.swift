@@ -41,6 +41,7 @@ indirect enum ConfigurationKeySchema: Sendable {
         "liveActivities": .object([
             "sources": .array(.value), "schemaFiles": .array(.value), "schemas": .open, "budgetPerHour": .value,
             "frequentUpdates": .value, "issueUpdateTokens": .value, "strict": .value, "timelineLimit": .value,
+            "timelineTotalLimit": .value,
         ]),
         "retention": .object(["maxDeliveries": .value, "maxAgeSeconds": .value]),
         // Each spec is also decoded strictly by `FaultSpec` (exact errors for values and nested keys).
