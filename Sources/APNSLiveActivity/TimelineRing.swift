@@ -32,6 +32,12 @@ struct TimelineRing: Sendable {
     @discardableResult
     mutating func append(_ entry: TimelineEntry, sequence: Int, limit: Int) -> Int {
         let limit = max(limit, 1)
+        if count == limit && count == storage.count {  // full: the new entry takes the oldest one's slot
+            storage[start] = entry
+            sequences[start] = sequence
+            start = (start + 1) % storage.count
+            return 1
+        }
         var dropped = 0
         while count >= limit {
             dropOldest()

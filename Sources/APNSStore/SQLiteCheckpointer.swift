@@ -1,4 +1,3 @@
-import APNSCore
 import Foundation
 
 /// Copies the WAL back into the database file on its own thread and connection, so a group commit never waits for

@@ -50,8 +50,7 @@ final class SQLiteDeliveryReader {
         let query = text.lowercased()
         return try records(
             "SELECT id, record FROM deliveries\(whereClause) ORDER BY id \(order)", values, limit: limit,
-            where: { json in DeliveryRecord.storedJSON(json, mayMatchSearch: query) },
-            then: { record in record.searchText.contains(query) })
+            where: { json in DeliveryRecord.storedJSON(json, mayMatchSearch: query) }, then: filter.matches)
     }
 
     func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
