@@ -8,9 +8,9 @@ import Foundation
 /// updates, h2load -c 4 -m 100, p99 109–180 ms with automatic checkpoints, 45–48 ms with none; docs/performance.md).
 ///
 /// The writer (`SQLiteDeliveryWriter.checkpointIfDue`) `request`s a checkpoint every `SQLiteDeliveryWriter
-/// .framesPerCheckpoint` WAL pages; this thread runs a PASSIVE checkpoint, which never blocks the writer. A passive
+/// .bytesPerCheckpoint` of WAL; this thread runs a PASSIVE checkpoint, which never blocks the writer. A passive
 /// checkpoint cannot restart the WAL while the writer keeps appending, so under sustained load the writer restarts
-/// it itself past `SQLiteDeliveryWriter.restartFrames`, which by then copies only the pages written since the last
+/// it itself past `SQLiteDeliveryWriter.restartBytes`, which by then copies only the pages written since the last
 /// passive checkpoint.
 final class SQLiteCheckpointer: @unchecked Sendable {
     /// Called on the checkpointer thread after each checkpoint with the WAL's frames and those checkpointed.

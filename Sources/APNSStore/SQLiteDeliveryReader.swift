@@ -5,12 +5,20 @@ import Foundation
 /// connection; callers serialize access (the store keeps it in a mutex).
 final class SQLiteDeliveryReader {
     private let connection: SQLiteConnection
-    /// Whether the file has the version-2 lookup keys (`SQLiteSchema`); a version-1 file that only an archive
-    /// reads (never migrated) is queried through its text indexes.
+    /// Whether the file has the lookup-key columns (`SQLiteSchema`, version 2 on); a version-1 file that only an
+    /// archive reads (never migrated) is queried through its text indexes.
     let usesLookupKeys: Bool
+    /// The store's in-memory index of those keys. An archive has none: it filters on the key columns in SQL, through
+    /// their indexes in a version-2 file, by scanning the table in a version-3 file (a command-line read, not the
+    /// request path).
+    private let lookups: SQLiteLookupIndex?
 
-    init(connection: SQLiteConnection) throws(DeliveryStoreError) {
+    /// Rowids per `IN (...)` statement when reading an index's candidate rows.
+    static let candidateChunk = 256
+
+    init(connection: SQLiteConnection, lookups: SQLiteLookupIndex? = nil) throws(DeliveryStoreError) {
         self.connection = connection
+        self.lookups = lookups
         usesLookupKeys = try SQLiteSchema.hasLookupKeys(connection)
     }
 
@@ -24,8 +32,13 @@ final class SQLiteDeliveryReader {
         if let afterID = query.afterID { add("id > ?", .integer(afterID)) }
         if let beforeID = query.beforeID { add("id < ?", .integer(beforeID)) }
         let filter = query.filter
+        var candidates: [Int64]? = nil
         if let token = filter.token {
-            if usesLookupKeys { add("token_key = ?", SQLiteLookupKey.token(token)) }
+            if let lookups {
+                candidates = lookups.rows(tokenKey: SQLiteLookupKey.tokenKey(token))
+            } else if usesLookupKeys {
+                add("token_key = ?", SQLiteLookupKey.token(token))
+            }
             add("token = ?", .text(token))
         }
         if let topic = filter.topic { add("topic = ?", .text(topic)) }
@@ -38,19 +51,40 @@ final class SQLiteDeliveryReader {
         if let device = filter.device {
             clauses.append(device.sqlCondition("json_extract(CAST(record AS TEXT), '$.liveActivity.code')"))
         }
-        let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
         let order = query.order == .newestFirst ? "DESC" : "ASC"
         let limit = max(0, query.limit)
-        guard let text = filter.text, !text.isEmpty else {
-            values.append(.integer(Int64(limit)))
-            return try records("SELECT id, record FROM deliveries\(whereClause) ORDER BY id \(order) LIMIT ?", values)
-        }
         // Free text is matched here, not in SQL: rows keep no search text (it was a third of every row written on
         // the request path), so the rows the other clauses select are read in order until `limit` match.
-        let query = text.lowercased()
-        return try records(
-            "SELECT id, record FROM deliveries\(whereClause) ORDER BY id \(order)", values, limit: limit,
-            where: { json in DeliveryRecord.storedJSON(json, mayMatchSearch: query) }, then: filter.matches)
+        let search: String? = filter.text.flatMap { text in text.isEmpty ? nil : text.lowercased() }
+        let prefilter: ([UInt8]) -> Bool = { json in
+            guard let search else { return true }
+            return DeliveryRecord.storedJSON(json, mayMatchSearch: search)
+        }
+        let confirm: (DeliveryRecord) -> Bool = { record in search == nil || filter.matches(record) }
+        guard let candidates else {
+            let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+            if search == nil { values.append(.integer(Int64(limit))) }
+            let limitClause = search == nil ? " LIMIT ?" : ""
+            return try records(
+                "SELECT id, record FROM deliveries\(whereClause) ORDER BY id \(order)\(limitClause)", values, limit: limit,
+                where: prefilter, then: confirm)
+        }
+        // The index named the candidate rows: read them in the query's order, a chunk of rowids at a time, with
+        // the other clauses in SQL, until `limit` match.
+        let ordered = query.order == .newestFirst ? Array(candidates.reversed()) : candidates
+        var result: [DeliveryRecord] = []
+        var start = 0
+        while result.count < limit, start < ordered.count {
+            let chunk = ordered[start..<min(start + Self.candidateChunk, ordered.count)]
+            start += chunk.count
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            let whereClause = " WHERE id IN (\(placeholders))"
+                + (clauses.isEmpty ? "" : " AND " + clauses.joined(separator: " AND "))
+            result += try records(
+                "SELECT id, record FROM deliveries\(whereClause) ORDER BY id \(order)",
+                chunk.map { .integer($0) } + values, limit: limit - result.count, where: prefilter, then: confirm)
+        }
+        return result
     }
 
     func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
@@ -58,6 +92,15 @@ final class SQLiteDeliveryReader {
     }
 
     func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
+        if let lookups {
+            guard let row = lookups.newestRow(apnsKey: SQLiteLookupKey.apnsIDKey(apnsID)) else { return nil }
+            if let record = try records(
+                "SELECT id, record FROM deliveries WHERE id = ? AND apns_id = ? COLLATE NOCASE", [.integer(row), .text(apnsID)]
+            ).first {
+                return record
+            }
+            // The newest row with this key holds another apns-id (a 64-bit key collision): ask SQL, which scans.
+        }
         guard usesLookupKeys else {
             return try records(
                 "SELECT id, record FROM deliveries WHERE apns_id = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1",

@@ -28,6 +28,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     // `reader` is only used with `readerLock` held; everything else is Sendable.
     private let readerLock = NSLock()
     private let reader: SQLiteDeliveryReader
+    private let lookups: SQLiteLookupIndex
     private let writerDone = DispatchSemaphore(value: 0)
     private let closed = Atomic<Bool>(false)
 
@@ -37,28 +38,30 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         clock: any WallClock = SystemClock()
     ) throws(DeliveryStoreError) {
         let writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
+        try writeConnection.execute("PRAGMA page_size=\(SQLiteSchema.pageSize)")  // a new file only
         try writeConnection.execute("PRAGMA journal_mode=WAL")
         try writeConnection.execute(durability == .powerLoss ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
         try writeConnection.execute("PRAGMA journal_size_limit=\(64 << 20)")
         try writeConnection.execute("PRAGMA cache_size=-65536")
         // No automatic checkpoints on the writer: `SQLiteCheckpointer` runs them on its own thread every 16 MB of
-        // WAL (`SQLiteDeliveryWriter.framesPerCheckpoint`, rather than SQLite's 4 MB: the random index inserts
-        // (apns-id, token) dirty the same index pages over and over, and a checkpoint copies a page once however
-        // often it was rewritten).
+        // WAL (`SQLiteDeliveryWriter.bytesPerCheckpoint`, rather than SQLite's 4 MB: a checkpoint copies a page
+        // once however often it was rewritten).
         try writeConnection.execute("PRAGMA wal_autocheckpoint=0")
         // Debian builds SQLite with SECURE_DELETE on: every record retention drops would be overwritten with zeros,
         // one more page written per push. Records hold no secret (the provider token is reduced to a fingerprint).
         try writeConnection.execute("PRAGMA secure_delete=OFF")
         try SQLiteSchema.prepare(writeConnection)
         let readConnection = try SQLiteConnection(path: path, mode: .readWrite)
-        let reader = try SQLiteDeliveryReader(connection: readConnection)
+        let lookups = SQLiteLookupIndex()
+        let reader = try SQLiteDeliveryReader(connection: readConnection, lookups: lookups)
         let lastID = try reader.maxID()
         self.reader = reader
+        self.lookups = lookups
         queue = WriterQueue(lastID: lastID)
         signal = DurableSignal(durableID: lastID)
         let writer = try SQLiteDeliveryWriter(
-            connection: writeConnection, checkpointer: try SQLiteCheckpointer(path: path), retention: retention,
-            clock: clock, signal: signal)
+            connection: writeConnection, checkpointer: try SQLiteCheckpointer(path: path), lookups: lookups,
+            retention: retention, clock: clock, signal: signal)
         let thread = Thread { [queue, writerDone] in
             writer.run(queue)
             writerDone.signal()
@@ -110,6 +113,9 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         try withReader { reader throws(DeliveryStoreError) in try reader.delivery(apnsID: apnsID) }
     }
+
+    /// Rows in the in-memory lookup index (tests: it must match the rows the file holds).
+    var indexedRowCount: Int { lookups.count }
 
     public func count() throws(DeliveryStoreError) -> Int {
         try withReader { reader throws(DeliveryStoreError) in try reader.count() }

@@ -11,36 +11,56 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private let deleteUpToID: SQLiteConnection.Statement
     private let deleteOlderThan: SQLiteConnection.Statement
     private let deleteAll: SQLiteConnection.Statement
+    private let lowestID: SQLiteConnection.Statement
     private let retention: RetentionPolicy
     private let clock: any WallClock
     private let signal: DurableSignal
     private var lastAgeSweep = Timestamp.zero
     private let checkpointer: SQLiteCheckpointer
+    private let lookups: SQLiteLookupIndex
     private var framesAtLastRequest = 0
-    /// WAL pages (4 KiB) between checkpoint requests: 16 MiB.
-    static let framesPerCheckpoint = 4_096
-    /// WAL pages past which the writer restarts the WAL itself (~59 MiB, under `journal_size_limit`'s 64 MiB).
-    static let restartFrames = 15_000
+    /// WAL bytes between checkpoint requests: 16 MiB.
+    static let bytesPerCheckpoint = 16 << 20
+    /// WAL bytes past which the writer restarts the WAL itself (~59 MiB, under `journal_size_limit`'s 64 MiB).
+    static let restartBytes = 59 << 20
+    /// The same in WAL frames (a page and its 24-byte header) of this file's page size.
+    private let framesPerCheckpoint: Int
+    private let restartFrames: Int
 
     init(
-        connection: SQLiteConnection, checkpointer: SQLiteCheckpointer, retention: RetentionPolicy,
-        clock: any WallClock, signal: DurableSignal
+        connection: SQLiteConnection, checkpointer: SQLiteCheckpointer, lookups: SQLiteLookupIndex,
+        retention: RetentionPolicy, clock: any WallClock, signal: DurableSignal
     ) throws(DeliveryStoreError) {
         self.connection = connection
         self.checkpointer = checkpointer
+        self.lookups = lookups
+        let pageSize = try connection.prepare("PRAGMA page_size")
+        try pageSize.bind([])
+        let frameBytes = Int(try pageSize.step() ? pageSize.int64(0) : 4096) + 24
+        pageSize.reset()
+        framesPerCheckpoint = Self.bytesPerCheckpoint / frameBytes
+        restartFrames = Self.restartBytes / frameBytes
         connection.trackWALFrames()
         insert = try connection.prepare(SQLiteSchema.insert)
         deleteUpToID = try connection.prepare("DELETE FROM deliveries WHERE id <= ?")
         deleteOlderThan = try connection.prepare("DELETE FROM deliveries WHERE received_at < ?")
         deleteAll = try connection.prepare("DELETE FROM deliveries")
+        lowestID = try connection.prepare("SELECT coalesce(min(id), 9223372036854775807) FROM deliveries")
         self.retention = retention
         self.clock = clock
         self.signal = signal
     }
 
-    /// Runs until the queue is closed and drained, then stops the checkpointer, empties the WAL into the file and
-    /// closes the connection.
+    /// Fills the lookup index from the file, then runs until the queue is closed and drained; then stops the
+    /// checkpointer, empties the WAL into the file and closes the connection. (Lookups wait for the index; pushes
+    /// queue meanwhile and their 200s wait for their commit, as always.)
     func run(_ queue: WriterQueue) {
+        do {
+            try lookups.load(from: connection)
+        } catch {
+            // The rows stay readable through SQL; only the index's lookups miss them.
+            FileHandle.standardError.write(Data("apns-mock: cannot read the store's lookup keys: \(error)\n".utf8))
+        }
         while let batch = queue.takeBatch() {
             commit(batch)
         }
@@ -52,6 +72,10 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private func commit(_ batch: [WriterCommand]) {
         var resetCounts: [Int] = []
         var highestID: Int64 = 0
+        // The rows to index once committed: those after the batch's last reset (a reset deletes what came before).
+        var indexed: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)] = []
+        var resetInBatch = false
+        var firstKept: Int64?
         let outcome: Result<Void, DeliveryStoreError>
         do throws(DeliveryStoreError) {
             try connection.execute("BEGIN IMMEDIATE")
@@ -60,35 +84,44 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
                 case .append(let row, _):
                     try insert.run(row.row)
                     highestID = row.id
+                    indexed.append((row.id, row.apnsKey, row.tokenKey))
                 case .reset:
                     try deleteAll.run()
                     resetCounts.append(connection.changes)
+                    resetInBatch = true
+                    indexed.removeAll()
                 case .barrier:
                     break
                 }
             }
-            try applyRetention(lastID: highestID)
+            firstKept = try applyRetention(lastID: highestID)
             try connection.execute("COMMIT")
             outcome = .success(())
         } catch {
             try? connection.execute("ROLLBACK")
             outcome = .failure(error)
         }
+        if case .success = outcome {
+            // Before the completions: whoever gets a 200 can look the record up at once.
+            if resetInBatch { lookups.removeAll() }
+            lookups.add(indexed)
+            if let firstKept { lookups.dropRows(below: firstKept) }
+        }
         if highestID > 0 { signal.advance(to: highestID) }
         report(batch, outcome: outcome, resetCounts: resetCounts)
         checkpointIfDue()
     }
 
-    /// After a commit (and its answers): asks the checkpointer for a passive checkpoint every `framesPerCheckpoint`
-    /// WAL pages, and restarts the WAL here once it passes `restartFrames` (under sustained load passive
+    /// After a commit (and its answers): asks the checkpointer for a passive checkpoint every `bytesPerCheckpoint`
+    /// of WAL, and restarts the WAL here once it passes `restartBytes` (under sustained load passive
     /// checkpoints never catch up with the writer; the restart then copies only what they have not).
     private func checkpointIfDue() {
         let frames = connection.walFrames
         if frames < framesAtLastRequest { framesAtLastRequest = 0 }  // the WAL was restarted
-        if frames >= Self.restartFrames {
+        if frames >= restartFrames {
             try? connection.execute("PRAGMA wal_checkpoint(RESTART)")
             framesAtLastRequest = 0
-        } else if frames - framesAtLastRequest >= Self.framesPerCheckpoint {
+        } else if frames - framesAtLastRequest >= framesPerCheckpoint {
             framesAtLastRequest = frames
             checkpointer.request()
         }
@@ -107,18 +140,31 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         }
     }
 
-    /// Keeps the newest `maxCount` records, and (at most once a second) drops those older than `maxAge`.
-    private func applyRetention(lastID: Int64) throws(DeliveryStoreError) {
+    /// Keeps the newest `maxCount` records, and (at most once a second) drops those older than `maxAge`. Returns
+    /// the lowest id that may remain when rows were deleted (the lookup index forgets those below it).
+    private func applyRetention(lastID: Int64) throws(DeliveryStoreError) -> Int64? {
+        var firstKept: Int64?
         if lastID > 0 {
-            try deleteUpToID.run([.integer(lastID - Int64(retention.maxCount))])
+            let lastDropped = lastID - Int64(retention.maxCount)
+            try deleteUpToID.run([.integer(lastDropped)])
+            if connection.changes > 0 { firstKept = lastDropped + 1 }
         }
         if let maxAge = retention.maxAge {
             let now = clock.now()
-            guard now.nanosecondsSinceEpoch - lastAgeSweep.nanosecondsSinceEpoch >= 1_000_000_000 else { return }
+            guard now.nanosecondsSinceEpoch - lastAgeSweep.nanosecondsSinceEpoch >= 1_000_000_000 else {
+                return firstKept
+            }
             lastAgeSweep = now
             let cutoff = now.nanosecondsSinceEpoch - maxAge.nanoseconds
             try deleteOlderThan.run([.integer(cutoff)])
+            if connection.changes > 0 {
+                try lowestID.bind([])
+                let lowest = try lowestID.step() ? lowestID.int64(0) : Int64.max
+                lowestID.reset()
+                firstKept = max(firstKept ?? 0, lowest)
+            }
         }
+        return firstKept
     }
 }
 

@@ -1,17 +1,23 @@
-/// The table the SQLite store keeps. Filterable fields are columns (with indexes for the lookups the admin API and
-/// retention make); the whole record is a JSON blob, so new record fields need no migration.
+/// The table the SQLite store keeps. Filterable fields are columns (an index on `received_at` for retention's age
+/// sweep); the whole record is a JSON blob, so new record fields need no migration.
 ///
-/// Version 2 indexes the apns-id and the device token through 64-bit keys (`SQLiteLookupKey`) instead of the text
-/// itself: an index entry of 8 bytes rather than 36–200 dirties fewer pages per push, and the store writes every
-/// dirtied page to the WAL before the 200 leaves. Lookups compare the key and then the text, so a key collision
-/// costs a row read, never a wrong answer. Version-1 files are migrated when the store opens them (`migrate`), and
-/// read as they are by a read-only archive (`SQLiteDeliveryReader.usesLookupKeys`).
+/// Version 2 added 64-bit keys of the apns-id and the device token (`SQLiteLookupKey`) and indexed them. Version 3
+/// keeps the key columns but drops their indexes: an index on a random key dirties a random index page per insert,
+/// and every dirtied page is written to the WAL before the 200 leaves and copied into the file again at the next
+/// checkpoint (two of the ~3.5 pages a Live Activity update wrote). The store keeps those lookups in memory instead
+/// (`SQLiteLookupIndex`, filled from the key columns when it opens); a read-only archive filters on the key columns
+/// in SQL. Older files are brought to version 3 when the store opens them (`prepare`), and read as they are by an
+/// archive (`SQLiteDeliveryReader.usesLookupKeys`).
 ///
 /// The `search` column is written empty: it held each record's lower-cased search text, a third of the bytes every
 /// push wrote through the WAL. Free-text search reads the record JSON instead (`SQLiteDeliveryReader.deliveries`,
 /// `DeliveryRecord.storedJSON(_:mayMatchSearch:)`), which also answers for files written when it was filled.
 enum SQLiteSchema {
-    static let version = 2
+    static let version = 3
+
+    /// The page size of a new file. A Live Activity row (~2.5 KB with its columns) fits once in a 4 KiB page and
+    /// three times in 8 KiB; with group commit most pages a commit writes are full ones.
+    static let pageSize = 8192
 
     static let createTable = """
         CREATE TABLE IF NOT EXISTS deliveries(
@@ -31,15 +37,16 @@ enum SQLiteSchema {
         """
 
     static let createIndexes = """
-        CREATE INDEX IF NOT EXISTS deliveries_apns_key ON deliveries(apns_key);
-        CREATE INDEX IF NOT EXISTS deliveries_token_key ON deliveries(token_key);
+        DROP INDEX IF EXISTS deliveries_apns_key;
+        DROP INDEX IF EXISTS deliveries_token_key;
         CREATE INDEX IF NOT EXISTS deliveries_received_at ON deliveries(received_at);
         PRAGMA user_version = \(version);
         """
 
     static let create = createTable + "\n" + createIndexes
 
-    /// The columns after the record's own: the lookup keys, in the order `EncodedDelivery.row` binds them.
+    /// The columns after the record's own: the lookup keys (not indexed), in the order `EncodedDelivery.row` binds
+    /// them.
     static let keyColumns = ["apns_key", "token_key"]
 
     /// Column names come from the record's field table (`DeliveryRecord.columnFields`), in the order
@@ -51,8 +58,8 @@ enum SQLiteSchema {
             + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
     }()
 
-    /// Creates the table, brings a version-1 file to version 2 (adds and fills the key columns, swaps the text
-    /// indexes for key indexes, in one transaction), then creates the indexes.
+    /// Creates the table, brings a version-1 file to version 2 (adds and fills the key columns, drops the text
+    /// indexes, in one transaction), then drops version 2's key indexes and creates the `received_at` index.
     static func prepare(_ connection: SQLiteConnection) throws(DeliveryStoreError) {
         try connection.execute(createTable)
         if try !hasLookupKeys(connection) { try migrate(connection) }
@@ -100,9 +107,13 @@ enum SQLiteSchema {
 /// The 64-bit keys of the version-2 indexes: FNV-1a 64 of the text's UTF-8 bytes. The apns-id's is taken over its
 /// ASCII-lower-cased bytes, as SQLite's `COLLATE NOCASE` (which its lookup keeps) folds ASCII letters only.
 enum SQLiteLookupKey {
-    static func apnsID(_ text: String) -> SQLiteValue { .integer(hash(text, foldingASCIICase: true)) }
+    static func apnsID(_ text: String) -> SQLiteValue { .integer(apnsIDKey(text)) }
 
-    static func token(_ text: String) -> SQLiteValue { .integer(hash(text, foldingASCIICase: false)) }
+    static func token(_ text: String) -> SQLiteValue { .integer(tokenKey(text)) }
+
+    static func apnsIDKey(_ text: String) -> Int64 { hash(text, foldingASCIICase: true) }
+
+    static func tokenKey(_ text: String) -> Int64 { hash(text, foldingASCIICase: false) }
 
     private static func hash(_ text: String, foldingASCIICase: Bool) -> Int64 {
         var text = text

@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+
+/// Which rows hold a given apns-id or device token, kept in memory by the SQLite store instead of in SQLite indexes.
+///
+/// An index on a random key (an apns-id, a token) dirties a random index page per insert, and the store writes every
+/// page it dirties to the WAL before the 200 leaves and copies it into the file at the next checkpoint: the two key
+/// indexes of schema version 2 were two of the ~3.5 pages written per Live Activity update. Here the writer adds each
+/// committed row's keys (`SQLiteLookupKey`) and drops the rows retention deletes; the reader turns a lookup into a
+/// rowid lookup of the candidate rows and still compares the text, so a key collision costs a row read, never a
+/// wrong answer. The writer thread fills it from the file before its first commit (`load`); lookups wait until then.
+final class SQLiteLookupIndex: Sendable {
+    /// The ids of one token's rows, oldest first; dropped from the front as retention deletes rows.
+    struct RowIDs {
+        fileprivate var ids: [Int64] = []
+        fileprivate var start = 0
+
+        var isEmpty: Bool { start == ids.count }
+        /// Oldest first.
+        var all: ArraySlice<Int64> { ids[start...] }
+
+        fileprivate mutating func append(_ id: Int64) { ids.append(id) }
+
+        /// Drops the oldest id when it is `id`; compacts once half of the storage is dropped ids.
+        fileprivate mutating func dropFirst(ifEqualTo id: Int64) {
+            guard start < ids.count, ids[start] == id else { return }
+            start += 1
+            if start == ids.count {
+                ids.removeAll(keepingCapacity: false)
+                start = 0
+            } else if start >= 32 && start * 2 >= ids.count {
+                ids.removeFirst(start)
+                start = 0
+            }
+        }
+    }
+
+    private struct Row {
+        let id: Int64
+        let apnsKey: Int64
+        let tokenKey: Int64?
+    }
+
+    private struct State {
+        /// apns-id key → the newest row with that key (a newer row with the same apns-id hides older ones, as
+        /// `delivery(apnsID:)` answers the newest).
+        var newestByAPNsKey: [Int64: Int64] = [:]
+        var rowsByTokenKey: [Int64: RowIDs] = [:]
+        /// Every indexed row, oldest first (ids ascend), for dropping what retention deleted.
+        var rows: [Row] = []
+        var firstRow = 0
+    }
+
+    private let state = Mutex(State())
+    private let readiness = NSCondition()
+    private let readyFlag = Atomic<Bool>(false)
+
+    /// Reads every row's keys (the writer thread, before its first commit); then lookups may proceed.
+    func load(from connection: SQLiteConnection) throws(DeliveryStoreError) {
+        defer { markReady() }
+        let statement = try connection.prepare("SELECT id, apns_key, token_key FROM deliveries ORDER BY id")
+        try statement.bind([])
+        var loaded: [(Int64, Int64, Int64?)] = []
+        while try statement.step() {
+            loaded.append((statement.int64(0), statement.int64(1), statement.isNull(2) ? nil : statement.int64(2)))
+        }
+        statement.reset()
+        state.withLock { state in
+            for (id, apnsKey, tokenKey) in loaded { Self.add(id: id, apnsKey: apnsKey, tokenKey: tokenKey, to: &state) }
+        }
+    }
+
+    /// Lookups proceed without loading (a store whose writer could not start reads through SQL alone).
+    func markReady() {
+        readiness.lock()
+        readyFlag.store(true, ordering: .releasing)
+        readiness.broadcast()
+        readiness.unlock()
+    }
+
+    private func waitUntilReady() {
+        if readyFlag.load(ordering: .acquiring) { return }
+        readiness.lock()
+        while !readyFlag.load(ordering: .acquiring) { readiness.wait() }
+        readiness.unlock()
+    }
+
+    /// Rows just committed, in id order.
+    func add(_ rows: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)]) {
+        guard !rows.isEmpty else { return }
+        state.withLock { state in
+            for row in rows { Self.add(id: row.id, apnsKey: row.apnsKey, tokenKey: row.tokenKey, to: &state) }
+        }
+    }
+
+    /// Forgets the rows with an id below `firstKept` (retention deleted them).
+    func dropRows(below firstKept: Int64) {
+        state.withLock { state in
+            while state.firstRow < state.rows.count, state.rows[state.firstRow].id < firstKept {
+                let row = state.rows[state.firstRow]
+                state.firstRow += 1
+                if state.newestByAPNsKey[row.apnsKey] == row.id { state.newestByAPNsKey[row.apnsKey] = nil }
+                if let tokenKey = row.tokenKey {
+                    state.rowsByTokenKey[tokenKey]?.dropFirst(ifEqualTo: row.id)
+                    if state.rowsByTokenKey[tokenKey]?.isEmpty == true { state.rowsByTokenKey[tokenKey] = nil }
+                }
+            }
+            if state.firstRow == state.rows.count {
+                state.rows.removeAll(keepingCapacity: true)
+                state.firstRow = 0
+            } else if state.firstRow >= 1024 && state.firstRow * 2 >= state.rows.count {
+                state.rows.removeFirst(state.firstRow)
+                state.firstRow = 0
+            }
+        }
+    }
+
+    /// Forgets every row (the store was reset).
+    func removeAll() {
+        state.withLock { $0 = State() }
+    }
+
+    /// The newest row whose apns-id has `key`.
+    func newestRow(apnsKey key: Int64) -> Int64? {
+        waitUntilReady()
+        return state.withLock { $0.newestByAPNsKey[key] }
+    }
+
+    /// The rows whose token has `key`, oldest first.
+    func rows(tokenKey key: Int64) -> [Int64] {
+        waitUntilReady()
+        return state.withLock { state in state.rowsByTokenKey[key].map { Array($0.all) } ?? [] }
+    }
+
+    /// How many rows are indexed (tests).
+    var count: Int { state.withLock { $0.rows.count - $0.firstRow } }
+
+    private static func add(id: Int64, apnsKey: Int64, tokenKey: Int64?, to state: inout State) {
+        state.rows.append(Row(id: id, apnsKey: apnsKey, tokenKey: tokenKey))
+        state.newestByAPNsKey[apnsKey] = id
+        if let tokenKey { state.rowsByTokenKey[tokenKey, default: RowIDs()].append(id) }
+    }
+}

@@ -1,0 +1,220 @@
+import APNSCore
+import DeliveryFixtures
+import Foundation
+import Testing
+
+@testable import APNSStore
+
+/// The SQLite store finds records by apns-id and token through its in-memory index (`SQLiteLookupIndex`), not
+/// SQLite indexes: the index must name exactly the rows the file holds, across reopening, retention and reset.
+@Suite struct LookupIndexTests {
+    /// One step on an index, and what it must answer after it.
+    struct Step: CustomTestStringConvertible, Sendable {
+        let name: String
+        let apply: @Sendable (SQLiteLookupIndex) -> Void
+        let tokenRows: [Int64: [Int64]]  // token key → rows, oldest first
+        let newest: [Int64: Int64?]  // apns key → newest row
+        let count: Int
+        var testDescription: String { name }
+    }
+
+    static let steps: [Step] = [
+        Step(name: "rows are added in id order", apply: { index in
+            index.add([(1, 100, 7), (2, 101, 8), (3, 102, 7), (4, 100, nil)])
+        }, tokenRows: [7: [1, 3], 8: [2]], newest: [100: 4, 101: 2, 102: 3, 999: nil], count: 4),
+        Step(name: "retention drops the oldest rows", apply: { index in index.dropRows(below: 3) },
+             tokenRows: [7: [3], 8: []], newest: [100: 4, 101: nil, 102: 3], count: 2),
+        Step(name: "dropping below a bound already passed changes nothing", apply: { index in index.dropRows(below: 2) },
+             tokenRows: [7: [3], 8: []], newest: [100: 4, 102: 3], count: 2),
+        Step(name: "a reset forgets every row", apply: { index in index.removeAll() },
+             tokenRows: [7: []], newest: [100: nil, 102: nil], count: 0),
+        Step(name: "rows after a reset are indexed", apply: { index in index.add([(9, 100, 7)]) },
+             tokenRows: [7: [9]], newest: [100: 9], count: 1),
+    ]
+
+    @Test func anIndexAnswersAfterEachStep() {
+        let index = SQLiteLookupIndex()
+        index.markReady()
+        for step in Self.steps {
+            step.apply(index)
+            for (token, rows) in step.tokenRows {
+                #expect(index.rows(tokenKey: token) == rows, "\(step.name): token \(token)")
+            }
+            for (apnsKey, row) in step.newest {
+                #expect(index.newestRow(apnsKey: apnsKey) == row, "\(step.name): apns key \(apnsKey)")
+            }
+            #expect(index.count == step.count, "\(step.name)")
+        }
+    }
+
+    /// Long runs for one token: dropping from the front stays correct across the compactions of its storage.
+    @Test func oneTokensRowsStayInOrderAsTheOldestAreDropped() {
+        let index = SQLiteLookupIndex()
+        index.markReady()
+        for id in Int64(1)...5_000 { index.add([(id, id, 42)]) }
+        for bound in stride(from: Int64(100), through: 4_900, by: 700) {
+            index.dropRows(below: bound)
+            #expect(index.rows(tokenKey: 42) == Array(bound...5_000))
+            #expect(index.newestRow(apnsKey: bound - 1) == nil)
+            #expect(index.newestRow(apnsKey: bound) == bound)
+        }
+    }
+
+    @Test func aReopenedStoreFindsRecordsByAPNsIDAndToken() throws {
+        let directory = try TemporaryDirectory.make()
+        let first = try SQLiteDeliveryStore(directory: directory.url.path)
+        let records = (0..<30).map { index in makeRecord(token: "tok\(index % 3)") }
+        let ids = records.map { appendDurably(first, $0) }
+        first.close()
+
+        let second = try SQLiteDeliveryStore(directory: directory.url.path)
+        defer { second.close() }
+        for (record, id) in zip(records, ids) {
+            #expect(try second.delivery(apnsID: record.apnsID.uppercased())?.id == id)
+        }
+        let tok1 = try second.deliveries(DeliveryQuery(filter: DeliveryFilter(token: "tok1"), limit: 100)).map(\.id)
+        #expect(tok1 == zip(records, ids).filter { $0.0.deviceToken == "tok1" }.map(\.1).reversed())
+        #expect(second.indexedRowCount == 30)
+    }
+
+    @Test func retentionAndResetKeepTheIndexToTheRowsTheFileHolds() throws {
+        let store = try SQLiteDeliveryStore(
+            path: TemporaryDirectory.make().path(SQLiteDeliveryStore.fileName),
+            retention: RetentionPolicy(maxCount: 50, maxAge: nil))
+        defer { store.close() }
+        let records = (0..<120).map { index in makeRecord(token: "tok\(index % 4)") }
+        let ids = records.map { appendDurably(store, $0) }
+        #expect(store.indexedRowCount == 50)
+        #expect(try store.delivery(apnsID: records[0].apnsID) == nil)
+        #expect(try store.delivery(apnsID: records[119].apnsID)?.id == ids[119])
+        let kept = try store.deliveries(DeliveryQuery(filter: DeliveryFilter(token: "tok2"), limit: 1_000)).map(\.id)
+        #expect(kept == zip(records, ids).suffix(50).filter { $0.0.deviceToken == "tok2" }.map(\.1).reversed())
+
+        #expect(try store.reset() == 50)
+        #expect(store.indexedRowCount == 0)
+        #expect(try store.delivery(apnsID: records[119].apnsID) == nil)
+        let after = appendDurably(store, makeRecord(token: "tok2", apnsID: records[119].apnsID))
+        #expect(try store.delivery(apnsID: records[119].apnsID)?.id == after)
+    }
+
+    /// More candidate rows than one statement reads: order, limit and the id bounds hold across chunks.
+    @Test(arguments: [DeliveryQuery.Order.newestFirst, .oldestFirst])
+    func aTokenWithManyRowsIsReadInChunks(order: DeliveryQuery.Order) throws {
+        let store = try SQLiteDeliveryStore(path: TemporaryDirectory.make().path(SQLiteDeliveryStore.fileName))
+        defer { store.close() }
+        var ids: [Int64] = []
+        for index in 0..<700 { ids.append(store.append(makeRecord(token: index % 10 == 0 ? "other" : "busy")) { _ in }) }
+        store.flush()
+        let busy = zip(0..<700, ids).filter { $0.0 % 10 != 0 }.map(\.1)
+        let limit = SQLiteDeliveryReader.candidateChunk + 50
+        let query = DeliveryQuery(
+            filter: DeliveryFilter(token: "busy"), afterID: ids[20], beforeID: ids[690], limit: limit, order: order)
+        let bounded = busy.filter { $0 > ids[20] && $0 < ids[690] }
+        let expected = order == .newestFirst ? Array(bounded.reversed().prefix(limit)) : Array(bounded.prefix(limit))
+        #expect(try store.deliveries(query).map(\.id) == expected)
+        let failed = DeliveryQuery(filter: DeliveryFilter(token: "busy", status: 400), limit: 10, order: order)
+        #expect(try store.deliveries(failed).isEmpty)
+    }
+
+    /// Two apns-ids whose 64-bit keys collide: the newer row hides the older from the index, and the lookup falls
+    /// back to SQL rather than answer "not found".
+    @Test func aKeyCollisionStillFindsTheOlderRecord() throws {
+        let directory = try TemporaryDirectory.make()
+        let store = try SQLiteDeliveryStore(directory: directory.url.path)
+        let target = makeRecord(apnsID: "6e1c1b9a-0000-4000-8000-00000000000a")
+        let targetID = appendDurably(store, target)
+        store.close()
+        let connection = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readWrite)
+        let impostor = makeRecord(apnsID: "6e1c1b9a-0000-4000-8000-00000000000b")
+        var row = EncodedDelivery(impostor, id: targetID + 1, json: impostor.withID(0).jsonBytes).row
+        row[row.count - 2] = SQLiteLookupKey.apnsID(target.apnsID)  // forge the collision
+        try connection.prepare(SQLiteSchema.insert).run(row)
+        connection.close()
+
+        let reopened = try SQLiteDeliveryStore(directory: directory.url.path)
+        defer { reopened.close() }
+        #expect(try reopened.delivery(apnsID: target.apnsID)?.id == targetID)
+    }
+
+    @Test func aVersionTwoFileLosesItsKeyIndexesWhenTheStoreOpensIt() throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory.path(SQLiteDeliveryStore.fileName)
+        let connection = try SQLiteConnection(path: path, mode: .readWrite)
+        try connection.execute(SQLiteSchema.createTable)
+        try connection.execute("""
+            CREATE INDEX deliveries_apns_key ON deliveries(apns_key);
+            CREATE INDEX deliveries_token_key ON deliveries(token_key);
+            PRAGMA user_version = 2;
+            """)
+        let record = makeRecord(token: "aa11")
+        try connection.prepare(SQLiteSchema.insert).run(EncodedDelivery(record, id: 1, json: record.withID(0).jsonBytes).row)
+        connection.close()
+
+        let store = try SQLiteDeliveryStore(path: path)
+        #expect(try store.delivery(apnsID: record.apnsID)?.id == 1)
+        #expect(try store.deliveries(DeliveryQuery(filter: DeliveryFilter(token: "aa11"))).map(\.id) == [1])
+        store.close()
+        let check = try SQLiteConnection(path: path, mode: .readOnly)
+        defer { check.close() }
+        let indexes = try check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        try indexes.bind([])
+        var names: [String] = []
+        while try indexes.step() { names.append(String(decoding: indexes.bytes(0), as: UTF8.self)) }
+        #expect(names == ["deliveries_received_at"])
+        // An archive (no in-memory index) still finds both through the key columns.
+        let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
+        #expect(try archive.delivery(apnsID: record.apnsID.uppercased())?.id == 1)
+        #expect(try archive.deliveries(DeliveryQuery(filter: DeliveryFilter(token: "aa11"))).map(\.id) == [1])
+    }
+}
+
+/// The writer's queue takes batches at most every batch interval under load, but never holds back a lone push, a
+/// barrier (flush), a reset or a full batch.
+@Suite(.timeLimit(.minutes(1))) struct WriterQueueTests {
+    /// An interval no test could wait out: a batch taken here was not held back by it.
+    static let hour: Duration = .seconds(3_600)
+
+    static func append(_ queue: WriterQueue) {
+        _ = queue.enqueueAppend { id in
+            .append(EncodedDelivery(makeRecord(), id: id, json: []), completion: { _ in })
+        }
+    }
+
+    @Test func aSenderThatWaitsForEachAnswerIsNeverHeldBack() {
+        let queue = WriterQueue(lastID: 0, batchInterval: Self.hour)
+        for _ in 0..<3 {
+            Self.append(queue)
+            #expect(queue.takeBatch()?.count == 1)
+        }
+    }
+
+    @Test func aBarrierIsTakenAtOnceAfterABusyBatch() {
+        let queue = WriterQueue(lastID: 0, batchInterval: Self.hour)
+        Self.append(queue)
+        Self.append(queue)
+        #expect(queue.takeBatch()?.count == 2)  // the writer was idle: taken at once
+        Self.append(queue)
+        #expect(queue.enqueue(.barrier {}))
+        #expect(queue.takeBatch()?.count == 2)
+    }
+
+    @Test func aFullBatchIsTakenAtOnceAfterABusyBatch() {
+        let queue = WriterQueue(lastID: 0, batchInterval: Self.hour)
+        Self.append(queue)
+        Self.append(queue)
+        #expect(queue.takeBatch()?.count == 2)
+        for _ in 0..<WriterQueue.maximumBatch { Self.append(queue) }
+        #expect(queue.takeBatch()?.count == WriterQueue.maximumBatch)
+    }
+
+    @Test func closingTakesWhatIsQueuedWithoutWaiting() {
+        let queue = WriterQueue(lastID: 0, batchInterval: Self.hour)
+        Self.append(queue)
+        Self.append(queue)
+        #expect(queue.takeBatch()?.count == 2)
+        Self.append(queue)
+        queue.close()
+        #expect(queue.takeBatch()?.count == 1)
+        #expect(queue.takeBatch() == nil)
+    }
+}
