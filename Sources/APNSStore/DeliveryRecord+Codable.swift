@@ -25,11 +25,31 @@ extension DeliveryRecord {
         let days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
         let msOfDay = millis - days * 86_400_000
         let (year, month, day) = CivilDate.from(daysSinceUnixEpoch: days)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        // "YYYY-MM-DDTHH:MM:SS.mmmZ": 24 ASCII bytes written in place (this runs for every recorded push). Nanoseconds
+        // in an Int64 span the years 1677–2262: always four digits.
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            func put(_ value: Int64, width: Int, at end: Int) {
+                var value = value
+                for position in stride(from: end - 1, through: end - width, by: -1) {
+                    bytes[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, width: 4, at: 4)
+            bytes[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 7)
+            bytes[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 10)
+            bytes[10] = UInt8(ascii: "T")
+            put(msOfDay / 3_600_000, width: 2, at: 13)
+            bytes[13] = UInt8(ascii: ":")
+            put(msOfDay / 60_000 % 60, width: 2, at: 16)
+            bytes[16] = UInt8(ascii: ":")
+            put(msOfDay / 1000 % 60, width: 2, at: 19)
+            bytes[19] = UInt8(ascii: ".")
+            put(msOfDay % 1000, width: 3, at: 23)
+            bytes[23] = UInt8(ascii: "Z")
+            return 24
         }
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(msOfDay / 3_600_000, 2) + ":"
-            + pad(msOfDay / 60_000 % 60, 2) + ":" + pad(msOfDay / 1000 % 60, 2) + "." + pad(msOfDay % 1000, 3) + "Z"
     }
 }
