@@ -20,6 +20,10 @@ public final class AdminServer: @unchecked Sendable {
     private let base: OpaquePointer
     private let http: OpaquePointer
     private var wakeEvent: OpaquePointer?
+    /// Made active by `stop()`; its callback breaks the loop from inside it. (`event_base_loopbreak` from another
+    /// thread is lost when it lands before the thread has entered `event_base_loop`, which clears the flag: a stop
+    /// right after start hung. An active event waits for the loop instead.)
+    private var stopEvent: OpaquePointer?
     private let boundPort: Int
     private let loopDone = DispatchSemaphore(value: 0)
     private let lifecycle = Locked(Lifecycle.created)
@@ -79,11 +83,16 @@ public final class AdminServer: @unchecked Sendable {
             guard let context else { return }
             Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().sendFinishedLongPolls()
         }, context)
+        stopEvent = event_new(base, -1, 0, { _, _, context in
+            guard let context else { return }
+            event_base_loopbreak(Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().base)
+        }, context)
     }
 
     deinit {
         stop()
         if let wakeEvent { event_free(wakeEvent) }
+        if let stopEvent { event_free(stopEvent) }
         evhttp_free(http)
         event_base_free(base)
     }
@@ -115,7 +124,7 @@ public final class AdminServer: @unchecked Sendable {
         }
         completions.withLock { $0.loopAlive = false }
         guard wasRunning else { return }
-        event_base_loopbreak(base)
+        if let stopEvent { event_active(stopEvent, Int32(EV_READ), 0) } else { event_base_loopbreak(base) }
         loopDone.wait()
     }
 
