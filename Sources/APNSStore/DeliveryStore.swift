@@ -2,7 +2,7 @@ import APNSCore
 import Foundation
 
 /// Where delivery records go and how they come back (reads: `DeliveryReader`). Implementations:
-/// `SQLiteDeliveryStore` (durable, default) and `InMemoryDeliveryStore` (tests, `--store memory`). All methods are
+/// `SQLiteDeliveryStore` (durable, default) and `InMemoryDeliveryStore` (tests, `--in-memory`). All methods are
 /// thread-safe.
 ///
 /// Durability contract: a delivery answered 200 is durable before its response is sent. `append`

@@ -91,7 +91,8 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
-        let json = record.withID(0).jsonBytes
+        // The stored JSON carries id 0 (the row id is the id); a new record already has it, so no copy is made.
+        let json = (record.id == 0 ? record : record.withID(0)).jsonBytes
         let id = queue.enqueueAppend { id in
             .append(EncodedDelivery(record, id: id, json: json), completion: completion)
         }
