@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// Durability: `.processCrash` (default) commits with `synchronous=NORMAL`: in WAL mode a COMMIT has written the
 /// transaction to the WAL file, so it survives the process being killed (`kill -9`), and fsync happens at
-/// checkpoints, which run on a thread of their own (`SQLiteCheckpointer`). Surviving power loss or a kernel crash
-/// needs `.powerLoss` (`synchronous=FULL`: fsync at each COMMIT), which costs one fsync per group.
+/// checkpoints, which run on a thread of their own (`SQLiteCheckpointer`); the writer's own WAL restart skips its
+/// fsync. Surviving power loss or a kernel crash needs `.powerLoss` (`synchronous=FULL`: fsync at each COMMIT and
+/// at the restart), which costs one fsync per group.
 public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// The file name inside `--data-dir`.
     public static let fileName = "deliveries.sqlite"
@@ -43,9 +44,8 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         try writeConnection.execute(durability == .powerLoss ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
         try writeConnection.execute("PRAGMA journal_size_limit=\(64 << 20)")
         try writeConnection.execute("PRAGMA cache_size=-65536")
-        // No automatic checkpoints on the writer: `SQLiteCheckpointer` runs them on its own thread every 16 MB of
-        // WAL (`SQLiteDeliveryWriter.bytesPerCheckpoint`, rather than SQLite's 4 MB: a checkpoint copies a page
-        // once however often it was rewritten).
+        // No automatic checkpoints on the writer: `SQLiteCheckpointer` runs them on its own thread every 4 MiB of
+        // WAL (`SQLiteDeliveryWriter.bytesPerCheckpoint`).
         try writeConnection.execute("PRAGMA wal_autocheckpoint=0")
         // Debian builds SQLite with SECURE_DELETE on: every record retention drops would be overwritten with zeros,
         // one more page written per push. Records hold no secret (the provider token is reduced to a fingerprint).
@@ -61,7 +61,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         signal = DurableSignal(durableID: lastID)
         let writer = try SQLiteDeliveryWriter(
             connection: writeConnection, checkpointer: try SQLiteCheckpointer(path: path), lookups: lookups,
-            retention: retention, clock: clock, signal: signal)
+            retention: retention, clock: clock, signal: signal, syncOnRestart: durability == .powerLoss)
         let thread = Thread { [queue, writerDone] in
             writer.run(queue)
             writerDone.signal()
