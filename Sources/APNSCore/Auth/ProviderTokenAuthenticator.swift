@@ -37,12 +37,15 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     public let registry: SigningKeyRegistry
     public let cache: VerifiedTokenCache
     public let policy: ProviderTokenPolicy
-    public private(set) var binding: Binding?
+    public private(set) var binding: Binding? {
+        didSet { hasAuthenticated = binding != nil }
+    }
     /// The last request's credential when it was accepted, and what it was judged on (see `AcceptedToken`).
     private var lastAccepted: AcceptedToken?
 
-    /// True once a request on this connection carried a valid token.
-    public var hasAuthenticated: Bool { binding != nil }
+    /// True once a request on this connection carried a valid token (stored: the pipeline asks on every push, and
+    /// reading `binding` would copy it).
+    public private(set) var hasAuthenticated = false
 
     public init(registry: SigningKeyRegistry, cache: VerifiedTokenCache, policy: ProviderTokenPolicy = .init()) {
         self.registry = registry
