@@ -57,6 +57,8 @@ final class HTTP2ServerSession {
     private(set) var headerFieldsKept = 0
 
     private var session: OpaquePointer?
+    /// Long header values of recent requests, reused when repeated (`RecentHeaderValues`).
+    private var recentValues = RecentHeaderValues()
     private var streams: [Int32: StreamState] = [:]
     /// Shared by every session of a server (`totalBodyBufferLimit`).
     private let bodyBudget: BodyBufferBudget
@@ -310,6 +312,8 @@ final class HTTP2ServerSession {
         return !stream.headerListTooLarge
     }
 
+    fileprivate func headerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String { recentValues.string(bytes) }
+
     fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
         guard let stream = streams[streamID] else { return 0 }
         headerFieldsKept += 1
@@ -416,7 +420,7 @@ private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength,
     return server.header(
         streamID: frame.pointee.hd.stream_id,
         name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+        value: server.headerValue(UnsafeBufferPointer(start: value, count: valueLength)))
 }
 
 /// A header field nghttp2 considers invalid (for example a value with characters RFC 9113 forbids) would otherwise
