@@ -36,16 +36,19 @@ public enum DeviceTokenFormat {
     /// The number of digits when every byte of `token` is an ASCII hex digit (then bytes, scalars and digits are
     /// one and the same), else nil.
     private static func asciiHexDigitCount(_ token: String) -> Int? {
-        for byte in token.utf8 {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                 UInt8(ascii: "A")...UInt8(ascii: "F"):
-                continue
-            default:
-                return nil
+        var token = token
+        return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                     UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    continue
+                default:
+                    return nil
+                }
             }
+            return bytes.count
         }
-        return token.utf8.count
     }
 
     private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
