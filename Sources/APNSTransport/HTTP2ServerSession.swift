@@ -60,6 +60,9 @@ final class HTTP2ServerSession {
     /// Long header values of recent requests, reused when repeated (`RecentHeaderValues`).
     private var recentValues = RecentHeaderValues()
     private var streams: [Int32: StreamState] = [:]
+    /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
+    /// field finds its stream here instead of by a dictionary lookup (two per field).
+    private var headerBlockStream: (id: Int32, state: StreamState)?
     /// Shared by every session of a server (`totalBodyBufferLimit`).
     private let bodyBudget: BodyBufferBudget
     /// Body bytes this connection holds (`connectionBodyBufferLimit`).
@@ -298,7 +301,16 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func beginHeaders(streamID: Int32) {
-        streams[streamID] = StreamState(receivedAt: now(), startedAt: DispatchTime.now().uptimeNanoseconds)
+        let stream = StreamState(receivedAt: now(), startedAt: DispatchTime.now().uptimeNanoseconds)
+        stream.headers.reserveCapacity(16)  // one allocation for a usual request's fields, not four growths
+        streams[streamID] = stream
+        headerBlockStream = (streamID, stream)
+    }
+
+    /// The stream `streamID` while its header block arrives.
+    private func headerBlock(_ streamID: Int32) -> StreamState? {
+        if let current = headerBlockStream, current.id == streamID { return current.state }
+        return streams[streamID]
     }
 
     /// Counts one arriving header field against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2: name + value
@@ -306,7 +318,7 @@ final class HTTP2ServerSession {
     /// kept, and the stream will be answered 431 (`dispatch`), so a block of any size costs O(1) per field.
     fileprivate func admitHeaderField(streamID: Int32, nameLength: Int, valueLength: Int) -> Bool {
         headerFieldsSeen += 1
-        guard let stream = streams[streamID] else { return false }
+        guard let stream = headerBlock(streamID) else { return false }
         stream.headerListSize += nameLength + valueLength + 32
         if stream.headerListSize > Int(settings.maxHeaderListSize) { stream.headerListTooLarge = true }
         return !stream.headerListTooLarge
@@ -315,7 +327,7 @@ final class HTTP2ServerSession {
     fileprivate func headerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String { recentValues.string(bytes) }
 
     fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
-        guard let stream = streams[streamID] else { return 0 }
+        guard let stream = headerBlock(streamID) else { return 0 }
         headerFieldsKept += 1
         switch name {
         case ":method": stream.method = value
@@ -389,6 +401,7 @@ final class HTTP2ServerSession {
 
     fileprivate func streamClosed(streamID: Int32) {
         if let stream = streams.removeValue(forKey: streamID) { releaseBody(of: stream) }
+        if headerBlockStream?.id == streamID { headerBlockStream = nil }
         outgoingBodies[streamID] = nil
     }
 
