@@ -211,8 +211,16 @@ final class HTTP2ServerSession {
     func respond(streamID: Int32, response: HTTPResponse) {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         guard nghttp2_session_find_stream(session, streamID) != nil else { return }
-        var fields: [(String, String)] = [(":status", String(response.status))]
-        fields += response.headers.map { ($0.name.lowercased(), $0.value) }
+        // Built as the labelled array `withNameValues` takes (an unlabelled one was converted element by element),
+        // in one allocation; names lower-cased unless plainly lower-case already (ASCII with no A-Z).
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(response.headers.count + 2)
+        fields.append((":status", String(response.status)))
+        for header in response.headers {
+            let name = header.name
+            let lowerCase = !name.utf8.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+            fields.append((lowerCase ? name : name.lowercased(), header.value))
+        }
         if !response.body.isEmpty {
             fields.append(("content-length", String(response.body.count)))
         }
