@@ -59,6 +59,8 @@ final class BroadcastService: Sendable {
     func handleSend(
         _ request: HTTPRequest, authenticator: (any ConnectionAuthenticator)?, sink: ResponseSink
     ) -> Bool {
+        // A device push (every path but /4/broadcasts/…) leaves before the two clock reads a send needs.
+        guard BroadcastRoute.isBroadcastPath(request.path) else { return false }
         let started = DispatchTime.now().uptimeNanoseconds
         let now = clock.now()
         guard let answer = decider.send(

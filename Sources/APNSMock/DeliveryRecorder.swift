@@ -18,9 +18,10 @@ final class DeliveryRecorder: Sendable {
         self.health = health
     }
 
+    /// `redactions`: the connection's memo of its last redacted `authorization` value (nil: redact afresh).
     func record(
         request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
-        then send: @escaping @Sendable (_ stored: Bool) -> Void
+        redactions: RedactedAuthorizationMemo? = nil, then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
         let verdict = draft.verdict
         var tls = request.connection.tls
@@ -29,7 +30,7 @@ final class DeliveryRecorder: Sendable {
             receivedAt: request.receivedAt, connectionID: request.connection.id,
             clientAddress: request.connection.remoteAddress, environment: verdict.environment,
             tls: tls, method: request.method, path: request.path,
-            deviceToken: verdict.deviceToken, headers: Self.recordedHeaders(request),
+            deviceToken: verdict.deviceToken, headers: Self.recordedHeaders(request, redactions: redactions),
             providerToken: Self.providerTokenSummary(verdict.findings),
             payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: draft.apnsID,
             apnsUniqueID: draft.uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
@@ -63,13 +64,14 @@ final class DeliveryRecorder: Sendable {
 
     /// Pseudo-headers first, then every header in arrival order; the `authorization` value is never stored
     /// whole: it is reduced to its scheme and a fingerprint (the decoded JWT is kept in `providerToken`).
-    static func recordedHeaders(_ request: HTTPRequest) -> [HeaderField] {
+    static func recordedHeaders(_ request: HTTPRequest, redactions: RedactedAuthorizationMemo? = nil) -> [HeaderField] {
         var headers = [HeaderField(":method", request.method), HeaderField(":path", request.path)]
         if let scheme = request.scheme { headers.append(HeaderField(":scheme", scheme)) }
         if let authority = request.authority { headers.append(HeaderField(":authority", authority)) }
         for header in request.headers {
             if header.name == "authorization" {
-                headers.append(HeaderField("authorization", redactedAuthorization(header.value)))
+                let redacted = redactions?.redaction(of: header.value) ?? redactedAuthorization(header.value)
+                headers.append(HeaderField("authorization", redacted))
             } else {
                 headers.append(header)
             }
@@ -111,5 +113,20 @@ final class DeliveryRecorder: Sendable {
 
     static func fingerprint(_ token: String) -> String {
         VerifiedToken.fingerprint(of: Substring(token))
+    }
+}
+
+/// One connection's last `authorization` value and its redaction: a sender repeats one provider token for many
+/// pushes (A-TOKEN), so most records reuse the string instead of hashing the token and building it again.
+/// Not thread-safe: used on its connection's thread only.
+final class RedactedAuthorizationMemo {
+    private var value: String?
+    private var redacted = ""
+
+    func redaction(of value: String) -> String {
+        if value == self.value { return redacted }
+        redacted = DeliveryRecorder.redactedAuthorization(value)
+        self.value = value
+        return redacted
     }
 }

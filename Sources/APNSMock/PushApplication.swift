@@ -44,6 +44,7 @@ final class PushConnection: HTTP2ConnectionHandler {
     private let application: PushApplication
     private let authenticator: ConnectionTokenAuthenticator?
     private var state: PushConnectionState
+    private let redactions = RedactedAuthorizationMemo()
 
     /// A connection that presented a client certificate authenticates with it, so the stream limit starts high.
     init(application: PushApplication, authenticator: ConnectionTokenAuthenticator?, presentedCertificate: Bool = false) {
@@ -65,7 +66,9 @@ final class PushConnection: HTTP2ConnectionHandler {
         let actions = decision.actions
         let apnsID = decision.record.apnsID
         application.broadcast?.noteDevicePush(request, deviceOutcome: decision.record.liveActivity?.code, apnsID: apnsID)
-        application.recorder.record(request: request, draft: decision.record, latencyMicroseconds: latency) {
+        application.recorder.record(
+            request: request, draft: decision.record, latencyMicroseconds: latency, redactions: redactions
+        ) {
             [sendsResponse = decision.sendsResponse] stored in
             // A black hole sends nothing at all; the stream stays open until the client resets it.
             guard sendsResponse else { return }

@@ -29,6 +29,11 @@ final class EventLoopWorker: @unchecked Sendable {
     private var listeners: [(listener: OpaquePointer, configuration: ListenerConfiguration)] = []
     private var connections: [UInt64: ConnectionDriver] = [:]
     private var wakeEvent: OpaquePointer?
+    /// Accepted sockets other threads handed to this one (`ConnectionHandoff`), and the event that takes them.
+    let handoff = ConnectionHandoff()
+    private var handoffEvent: OpaquePointer?
+    /// Every worker of the server, to hand an accepted socket to the least loaded (set before threads start).
+    let peers: EventLoopPeers
     private var shutdownEvent: OpaquePointer?
     private var shuttingDown = false
     private let inbox = Locked<[PendingResponse]>([])
@@ -39,7 +44,8 @@ final class EventLoopWorker: @unchecked Sendable {
     private var timers: [ObjectIdentifier: LoopTimer] = [:]
 
     init(index: Int, tls: TLSContext?, settings: TransportSettings, application: any HTTP2Application, clock: any WallClock,
-         faults: ConnectionFaults = ConnectionFaults(), bodyBudget: BodyBufferBudget) throws {
+         faults: ConnectionFaults = ConnectionFaults(), bodyBudget: BodyBufferBudget,
+         peers: EventLoopPeers = EventLoopPeers()) throws {
         guard let base = event_base_new() else { throw TransportError.eventLoop("event_base_new failed") }
         self.index = index
         self.base = base
@@ -49,9 +55,13 @@ final class EventLoopWorker: @unchecked Sendable {
         self.clock = clock
         self.faults = faults
         self.bodyBudget = bodyBudget
+        self.peers = peers
         let me = Unmanaged.passUnretained(self).toOpaque()
         wakeEvent = event_new(base, -1, 0, { _, _, context in
             Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().deliverPendingResponses()
+        }, me)
+        handoffEvent = event_new(base, -1, 0, { _, _, context in
+            Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().adoptHandedSockets()
         }, me)
         shutdownEvent = event_new(base, -1, 0, { _, _, context in
             Unmanaged<EventLoopWorker>.fromOpaque(context!).takeUnretainedValue().beginShutdown()
@@ -64,11 +74,15 @@ final class EventLoopWorker: @unchecked Sendable {
         acceptPause = nil
         for entry in listeners { evconnlistener_free(entry.listener) }
         if let wakeEvent { event_free(wakeEvent) }
+        if let handoffEvent { event_free(handoffEvent) }
         if let shutdownEvent { event_free(shutdownEvent) }
         event_base_free(base)
     }
 
     var connectionCount: Int { openConnections.load(ordering: .relaxed) }
+
+    /// Open connections plus sockets handed to this thread and not yet taken (`EventLoopPeers.leastLoaded`).
+    var load: Int { connectionCount + handoff.pending }
 
     // MARK: - Start and stop (called from the main thread)
 
@@ -129,6 +143,36 @@ final class EventLoopWorker: @unchecked Sendable {
         }
         let remote = address.map(Self.describe) ?? "unknown"
         let delay = faultSettings.startDelay(tls: configuration.useTLS)
+        let target = peers.leastLoaded(preferring: self)
+        if target !== self {
+            // Counted until the other thread takes it over, so maxConnections holds meanwhile.
+            faults.openConnections.wrappingAdd(1, ordering: .relaxed)
+            let socket = ConnectionHandoff.Socket(fd: fd, remote: remote, configuration: configuration, startDelay: delay)
+            if target.handoff.post(socket) {
+                event_active(target.handoffEvent, 0, 0)
+            } else {
+                faults.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                close(fd)
+            }
+            return
+        }
+        admit(fd: fd, remote: remote, configuration: configuration, delay: delay)
+    }
+
+    /// Sockets other threads accepted for this one: started here as if accepted here (not during shutdown).
+    private func adoptHandedSockets() {
+        for socket in handoff.take() {
+            faults.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            guard !shuttingDown else {
+                close(socket.fd)
+                continue
+            }
+            admit(fd: socket.fd, remote: socket.remote, configuration: socket.configuration, delay: socket.startDelay)
+        }
+    }
+
+    /// Starts an accepted socket's connection now, or after the fault start delay.
+    private func admit(fd: Int32, remote: String, configuration: ListenerConfiguration, delay: Int) {
         guard delay > 0 else {
             startConnection(fd: fd, remote: remote, configuration: configuration)
             return
@@ -246,6 +290,10 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 
     private func closeAllConnections() {
+        for socket in handoff.close() {
+            faults.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            close(socket.fd)
+        }
         for timer in Array(timers.values) { timer.cancel() }
         timers.removeAll()
         for driver in Array(connections.values) { driver.close() }

@@ -48,8 +48,8 @@ public enum TransportError: Error, CustomStringConvertible {
 }
 
 /// The HTTP/2 server: one libevent loop per thread (default: one per core), each with its own `SO_REUSEPORT`
-/// listener on every configured port, so the kernel spreads connections across cores. A connection stays on the
-/// thread that accepted it; its handler is called only there.
+/// listener on every configured port. The thread that accepts a socket hands it to the thread with the fewest
+/// connections (`ConnectionHandoff`); a connection then stays on that thread, and its handler is called only there.
 public final class HTTP2Server: Sendable {
     private let workers: [EventLoopWorker]
     private let listeners: [ListenerConfiguration]
@@ -66,11 +66,13 @@ public final class HTTP2Server: Sendable {
             : nil
         self.listeners = listeners
         let bodyBudget = BodyBufferBudget(limit: settings.totalBodyBufferLimit)
+        let peers = EventLoopPeers()
         self.workers = try (0..<max(1, threads)).map { index in
             try EventLoopWorker(
                 index: index, tls: tlsContext, settings: settings, application: application, clock: clock,
-                faults: faults, bodyBudget: bodyBudget)
+                faults: faults, bodyBudget: bodyBudget, peers: peers)
         }
+        peers.set(workers)
     }
 
     /// Binds every listener on every worker and starts the threads. Returns the bound port of each listener, in

@@ -57,7 +57,12 @@ final class HTTP2ServerSession {
     private(set) var headerFieldsKept = 0
 
     private var session: OpaquePointer?
+    /// Long header values of recent requests, reused when repeated (`RecentHeaderValues`).
+    private var recentValues = RecentHeaderValues()
     private var streams: [Int32: StreamState] = [:]
+    /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
+    /// field finds its stream here instead of by a dictionary lookup (two per field).
+    private var headerBlockStream: (id: Int32, state: StreamState)?
     /// Shared by every session of a server (`totalBodyBufferLimit`).
     private let bodyBudget: BodyBufferBudget
     /// Body bytes this connection holds (`connectionBodyBufferLimit`).
@@ -206,8 +211,16 @@ final class HTTP2ServerSession {
     func respond(streamID: Int32, response: HTTPResponse) {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         guard nghttp2_session_find_stream(session, streamID) != nil else { return }
-        var fields: [(String, String)] = [(":status", String(response.status))]
-        fields += response.headers.map { ($0.name.lowercased(), $0.value) }
+        // Built as the labelled array `withNameValues` takes (an unlabelled one was converted element by element),
+        // in one allocation; names lower-cased unless plainly lower-case already (ASCII with no A-Z).
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(response.headers.count + 2)
+        fields.append((":status", String(response.status)))
+        for header in response.headers {
+            let name = header.name
+            let lowerCase = !name.utf8.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+            fields.append((lowerCase ? name : name.lowercased(), header.value))
+        }
         if !response.body.isEmpty {
             fields.append(("content-length", String(response.body.count)))
         }
@@ -296,7 +309,16 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func beginHeaders(streamID: Int32) {
-        streams[streamID] = StreamState(receivedAt: now(), startedAt: DispatchTime.now().uptimeNanoseconds)
+        let stream = StreamState(receivedAt: now(), startedAt: DispatchTime.now().uptimeNanoseconds)
+        stream.headers.reserveCapacity(16)  // one allocation for a usual request's fields, not four growths
+        streams[streamID] = stream
+        headerBlockStream = (streamID, stream)
+    }
+
+    /// The stream `streamID` while its header block arrives.
+    private func headerBlock(_ streamID: Int32) -> StreamState? {
+        if let current = headerBlockStream, current.id == streamID { return current.state }
+        return streams[streamID]
     }
 
     /// Counts one arriving header field against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2: name + value
@@ -304,14 +326,16 @@ final class HTTP2ServerSession {
     /// kept, and the stream will be answered 431 (`dispatch`), so a block of any size costs O(1) per field.
     fileprivate func admitHeaderField(streamID: Int32, nameLength: Int, valueLength: Int) -> Bool {
         headerFieldsSeen += 1
-        guard let stream = streams[streamID] else { return false }
+        guard let stream = headerBlock(streamID) else { return false }
         stream.headerListSize += nameLength + valueLength + 32
         if stream.headerListSize > Int(settings.maxHeaderListSize) { stream.headerListTooLarge = true }
         return !stream.headerListTooLarge
     }
 
+    fileprivate func headerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String { recentValues.string(bytes) }
+
     fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
-        guard let stream = streams[streamID] else { return 0 }
+        guard let stream = headerBlock(streamID) else { return 0 }
         headerFieldsKept += 1
         switch name {
         case ":method": stream.method = value
@@ -385,6 +409,7 @@ final class HTTP2ServerSession {
 
     fileprivate func streamClosed(streamID: Int32) {
         if let stream = streams.removeValue(forKey: streamID) { releaseBody(of: stream) }
+        if headerBlockStream?.id == streamID { headerBlockStream = nil }
         outgoingBodies[streamID] = nil
     }
 
@@ -416,7 +441,7 @@ private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength,
     return server.header(
         streamID: frame.pointee.hd.stream_id,
         name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+        value: server.headerValue(UnsafeBufferPointer(start: value, count: valueLength)))
 }
 
 /// A header field nghttp2 considers invalid (for example a value with characters RFC 9113 forbids) would otherwise

@@ -47,7 +47,9 @@ public struct HTTPRequest: Sendable {
 
     /// Every value of the header `name` (lower-case), in arrival order.
     public func values(_ name: String) -> [String] {
-        headers.filter { $0.name == name }.map(\.value)
+        var found: [String] = []  // one pass, and no array at all when the header is absent
+        for header in headers where header.name == name { found.append(header.value) }
+        return found
     }
 
     /// The first value of the header `name` (lower-case).

@@ -26,6 +26,14 @@ import Testing
         #expect(DeliveryRecorder.redactedAuthorization(value) == expected)
     }
 
+    /// A connection's memo gives each value its own redaction, whether it repeats the previous value or not.
+    @Test func theConnectionMemoRedactsEachValueAsAfresh() {
+        let memo = RedactedAuthorizationMemo()
+        for value in ["bearer \(Self.jwt)", "bearer \(Self.jwt)", "bearer other", "", "bearer \(Self.jwt)", "Bearer x"] {
+            #expect(memo.redaction(of: value) == DeliveryRecorder.redactedAuthorization(value))
+        }
+    }
+
     /// Sixteen lower-case hex digits of the 64-bit FNV-1a hash, zero-padded.
     @Test func aFingerprintIsTheZeroPaddedFNV1aHash() {
         #expect(VerifiedToken.fingerprint(of: "") == "cbf29ce484222325")

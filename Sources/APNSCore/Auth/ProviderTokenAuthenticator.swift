@@ -37,10 +37,15 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     public let registry: SigningKeyRegistry
     public let cache: VerifiedTokenCache
     public let policy: ProviderTokenPolicy
-    public private(set) var binding: Binding?
+    public private(set) var binding: Binding? {
+        didSet { hasAuthenticated = binding != nil }
+    }
+    /// The last request's credential when it was accepted, and what it was judged on (see `AcceptedToken`).
+    private var lastAccepted: AcceptedToken?
 
-    /// True once a request on this connection carried a valid token.
-    public var hasAuthenticated: Bool { binding != nil }
+    /// True once a request on this connection carried a valid token (stored: the pipeline asks on every push, and
+    /// reading `binding` would copy it).
+    public private(set) var hasAuthenticated = false
 
     public init(registry: SigningKeyRegistry, cache: VerifiedTokenCache, policy: ProviderTokenPolicy = .init()) {
         self.registry = registry
@@ -57,6 +62,13 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     }
 
     private func evaluate(_ request: AuthRequest) -> Result<(AuthenticatedSender, [PushWarning]), AuthRejection> {
+        if let memo = lastAccepted, memo.stillHolds(for: request, registry: registry, cache: cache) {
+            return evaluateUnchanged(memo, now: request.now)
+        }
+        lastAccepted = nil
+        // Read before anything they guard, so a change made while this request is judged voids the memo.
+        let registryChanges = registry.changeCount
+        let cacheRemovals = cache.removalCount
         let token: Substring
         switch BearerCredential.token(in: request.authorization) {
         case .success(let value): token = value
@@ -65,31 +77,59 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         }
         let verified: VerifiedToken
         let key: SigningKey
+        let cachedUntil: Timestamp?
         switch verifiedToken(token, now: request.now) {
-        case .success(let value): (verified, key) = value
+        case .success(let value): (verified, key, cachedUntil) = value
         case .failure(let rejection): return .failure(rejection)
         }
         var warnings = verified.warnings
+        var topicWarning: PushWarning?
         do {
             if let warning = try checkIssuedAt(verified, now: request.now) { warnings.append(warning) }
             try checkEnvironment(key, request.environment)
             try checkBinding(token: token, verified: verified, key: key, now: request.now)
-            if let topic = request.topic, let warning = try checkTopic(topic, key: key) { warnings.append(warning) }
+            if let topic = request.topic, let warning = try checkTopic(topic, key: key) {
+                warnings.append(warning)
+                topicWarning = warning
+            }
         } catch {
             return .failure(error.presenting(PresentedToken(verified)))
+        }
+        if let cachedUntil, let authorization = request.authorization.first {
+            lastAccepted = AcceptedToken(
+                authorization: authorization, environment: request.environment, topic: request.topic,
+                verified: verified, cachedUntil: cachedUntil, topicWarning: topicWarning,
+                registryChanges: registryChanges, cacheRemovals: cacheRemovals)
         }
         return .success((verified.sender, warnings))
     }
 
-    /// The cached verification of `token`, or a fresh one (then cached). A cached entry counts only while the key
-    /// that verified it is still registered unchanged.
+    /// The answer for a request that repeats the memo's credential and topic while nothing it was judged on has
+    /// changed: the verification, environment, binding and topic checks all gave what they gave then, so only the
+    /// time rule, which moves with `now`, is judged again.
+    private func evaluateUnchanged(
+        _ memo: AcceptedToken, now: Timestamp
+    ) -> Result<(AuthenticatedSender, [PushWarning]), AuthRejection> {
+        var warnings = memo.verified.warnings
+        do {
+            if let warning = try checkIssuedAt(memo.verified, now: now) { warnings.append(warning) }
+        } catch {
+            lastAccepted = nil
+            return .failure(error.presenting(PresentedToken(memo.verified)))
+        }
+        if let topicWarning = memo.topicWarning { warnings.append(topicWarning) }
+        return .success((memo.verified.sender, warnings))
+    }
+
+    /// The cached verification of `token`, or a fresh one (then cached), with when its cache entry expires (nil:
+    /// not cached). A cached entry counts only while the key that verified it is still registered unchanged.
     private func verifiedToken(
         _ token: Substring, now: Timestamp
-    ) -> Result<(VerifiedToken, SigningKey), AuthRejection> {
-        if let cached = cache.lookup(token, now: now), let entry = registry.entry(forKeyID: cached.keyID),
-            entry.revision == cached.keyRevision
+    ) -> Result<(VerifiedToken, SigningKey, Timestamp?), AuthRejection> {
+        if let cached = cache.entry(for: token, now: now), let entry = registry.entry(forKeyID: cached.token.keyID),
+            entry.revision == cached.token.keyRevision
         {
-            return .success((cached, entry.key))
+            return .success((cached.token, entry.key, cached.expiresAt))
         }
         switch ProviderTokenVerification.verify(token, registry: registry, now: now) {
         case .failure(let rejection):
@@ -99,8 +139,9 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
                 return .failure(.invalid("key \(fresh.keyID) was removed while the token was being verified"))
             }
             let expiresAt = Timestamp(secondsSinceEpoch: fresh.issuedAt.seconds + policy.tokenLifetime)
-            guard now < expiresAt else { return .success((fresh, entry.key)) }
-            return .success((cache.insert(fresh, for: token, expiresAt: expiresAt, now: now), entry.key))
+            guard now < expiresAt else { return .success((fresh, entry.key, nil)) }
+            let cached = cache.insertEntry(fresh, for: token, expiresAt: expiresAt, now: now)
+            return .success((cached.token, entry.key, cached.expiresAt))
         }
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 
 /// The teams, bundle IDs and signing keys the mock knows, shared by every connection and mutable at run time
 /// (configuration at start-up, the admin API later). Thread-safe.
@@ -18,6 +20,14 @@ public final class SigningKeyRegistry: Sendable {
     }
 
     private let state = Locked(State())
+    /// Counts changes of any kind (keys, bundle IDs), made under the lock: equal values mean nothing changed in
+    /// between (`ProviderTokenAuthenticator`'s per-connection memo of its last accepted token relies on this).
+    private let changes = Atomic<UInt64>(0)
+
+    /// See `changes`.
+    var changeCount: UInt64 { changes.load(ordering: .acquiring) }
+
+    private func noteChange() { changes.add(1, ordering: .releasing) }
 
     public init() {}
 
@@ -36,24 +46,34 @@ public final class SigningKeyRegistry: Sendable {
             state.keys[key.keyID] = Entry(key: key, revision: state.nextRevision)
             state.nextRevision += 1
             if state.bundleIDsByTeam[key.teamID] == nil { state.bundleIDsByTeam[key.teamID] = [] }
+            noteChange()
         }
     }
 
     /// Removes the key; tokens it signed stop verifying at once (cached verifications included).
     @discardableResult
     public func removeKey(id keyID: String) -> Bool {
-        state.withLock { $0.keys.removeValue(forKey: keyID) != nil }
+        state.withLock { state in
+            defer { noteChange() }
+            return state.keys.removeValue(forKey: keyID) != nil
+        }
     }
 
     /// Gives `teamID` the bundle ID `bundleID` (the topics its team-scoped keys may push to).
     public func addBundleID(_ bundleID: String, toTeam teamID: String) throws(KeyRegistryError) {
         guard AppleIdentifier.isValid(teamID) else { throw .invalidTeamID(teamID) }
-        state.withLock { _ = $0.bundleIDsByTeam[teamID, default: []].insert(bundleID) }
+        state.withLock { state in
+            state.bundleIDsByTeam[teamID, default: []].insert(bundleID)
+            noteChange()
+        }
     }
 
     @discardableResult
     public func removeBundleID(_ bundleID: String, fromTeam teamID: String) -> Bool {
-        state.withLock { $0.bundleIDsByTeam[teamID]?.remove(bundleID) != nil }
+        state.withLock { state in
+            defer { noteChange() }
+            return state.bundleIDsByTeam[teamID]?.remove(bundleID) != nil
+        }
     }
 
     /// The key with this Key ID, or nil.

@@ -25,8 +25,12 @@ extension PushRule {
         // Whether the topic belongs to the credential is judged only for a well-formed topic: a missing or malformed
         // one gets the topic rules' own answer (MissingTopic, BadTopic, TopicDisallowed for a doubled suffix) in
         // step 5 rather than the authenticator's TopicDisallowed.
-        var probe = evaluation
-        let topicIsWellFormed = PushRule.topicShape.allSatisfy { $0.apply(to: &probe) == nil }
+        // The topic-shape rules are pure (PushRule.init(topicShape:)), so they run on the evaluation itself: no copy.
+        var topicIsWellFormed = true
+        for rule in PushRule.topicShape where rule.apply(to: &evaluation) != nil {
+            topicIsWellFormed = false
+            break
+        }
         if topicIsWellFormed { evaluation.wellFormedTopic = evaluation.facts.topic }
         let request = AuthRequest(
             authorization: evaluation.request.values("authorization"),

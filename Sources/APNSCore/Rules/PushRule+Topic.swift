@@ -17,8 +17,14 @@ extension PushRule {
     /// Source: mobile-surfaces MS035 (an empty bundle ID gives a topic of just the suffix and `MissingTopic`).
     public static let topicHasBundleID = PushRule(topicShape: "topic.has-bundle-id") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
+        let length = topic.utf8.count
+        // An ASCII topic can be a bare suffix only at the suffix's length or one byte shorter (no leading dot); a
+        // non-ASCII one may still equal it under Unicode equivalence, so it is compared with every suffix.
+        let ascii = topic.utf8.allSatisfy { $0 < 0x80 }
         for pushType in PushType.allCases where !pushType.topicSuffix.isEmpty {
             let suffix = pushType.topicSuffix
+            let suffixLength = suffix.utf8.count
+            guard !ascii || length == suffixLength || length == suffixLength - 1 else { continue }
             if topic == suffix || topic.utf8.elementsEqual(suffix.utf8.dropFirst()) {
                 return RuleRejection(
                     .missingTopic,

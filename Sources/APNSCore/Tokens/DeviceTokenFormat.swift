@@ -7,6 +7,15 @@ public enum DeviceTokenFormat {
     /// Why `token` is not a well-formed device token, or nil when it is.
     public static func problem(with token: String, maximumHexLength: Int? = nil) -> String? {
         if token.isEmpty { return "the device token is empty" }
+        if let count = asciiHexDigitCount(token) {  // the usual token: one pass over its bytes, no scalar decoding
+            if count % 2 != 0 {
+                return "the device token has \(count) hex digits; a token is whole bytes, so an even count"
+            }
+            if let maximum = maximumHexLength, count > maximum {
+                return "the device token has \(count) hex digits; this mock is configured for at most \(maximum)"
+            }
+            return nil
+        }
         if let bad = token.unicodeScalars.first(where: { !isHexDigit($0) }) {
             return "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
         }
@@ -22,6 +31,24 @@ public enum DeviceTokenFormat {
 
     public static func isWellFormed(_ token: String) -> Bool {
         problem(with: token) == nil
+    }
+
+    /// The number of digits when every byte of `token` is an ASCII hex digit (then bytes, scalars and digits are
+    /// one and the same), else nil.
+    private static func asciiHexDigitCount(_ token: String) -> Int? {
+        var token = token
+        return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+                     UInt8(ascii: "A")...UInt8(ascii: "F"):
+                    continue
+                default:
+                    return nil
+                }
+            }
+            return bytes.count
+        }
     }
 
     private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {

@@ -18,10 +18,9 @@ public final class DeviceTokenRegistry: Sendable {
     }
 
     public func lookup(_ token: String) -> Lookup {
-        let key = token.lowercased()
-        return entries.withLock { entries in
-            if entries.isEmpty { return .registryEmpty }
-            return entries[key].map(Lookup.declared) ?? .undeclared
+        entries.withLock { entries in
+            if entries.isEmpty { return .registryEmpty }  // the usual case: no lower-cased copy of the token
+            return entries[token.lowercased()].map(Lookup.declared) ?? .undeclared
         }
     }
 
