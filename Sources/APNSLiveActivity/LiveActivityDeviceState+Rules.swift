@@ -157,7 +157,9 @@ extension LiveActivityDeviceState {
         if event == .update {
             record.snapshot.stateNote = nil
             setStaleDate(payload.staleDate, on: &record.snapshot, now: now)
-            return Decision(outcome: .applied, explanation: "applied: content-state updated\(note)")
+            // A literal, not a new string per push, in the common case: every timeline entry and record shares it.
+            return Decision(outcome: .applied, explanation: note.isEmpty
+                ? "applied: content-state updated" : "applied: content-state updated\(note)")
         }
         record.snapshot.state = .ended
         record.snapshot.endedAt = now

@@ -5,12 +5,17 @@ import APNSCore
 /// All rules live here and take time as input; `LiveActivityDevice` only adds a lock around it.
 public struct LiveActivityDeviceState: Sendable {
     public var configuration: LiveActivityConfiguration
-    var records: [String: TokenRecord] = [:]
-    /// Tokens in the order first seen, so listings are stable.
+    /// Every token's record, in the order the tokens were first seen (so listings are stable); tokens are never
+    /// removed but all at once (`reset`). Kept out of the hash table, which then holds 8 bytes per bucket rather than
+    /// a whole record: with 100,000 tokens the table has 262,144 buckets.
+    var tokens: [TokenRecord] = []
+    /// The table key of `tokens[i]` (the token in lower case) is `order[i]`.
     var order: [String] = []
-    /// Every timeline entry kept, as (token, sequence) in the order appended (`timelineOrderHead` on), so the oldest
-    /// across tokens goes first once more than `configuration.timelineTotalLimit` are kept. Slots of entries a
-    /// token's own limit already dropped are skipped when reached.
+    /// Where each token's record is in `tokens`.
+    var slots: [String: Int] = [:]
+    /// Every timeline entry kept, as (token's slot, sequence) in the order appended (`timelineOrderHead` on), so the
+    /// oldest across tokens goes first once more than `configuration.timelineTotalLimit` are kept. Slots of entries
+    /// a token's own limit already dropped are skipped when reached.
     var timelineOrder: [TimelineSlot] = []
     var timelineOrderHead = 0
     /// Entries kept in every token's timeline together, and the next sequence number.
@@ -18,7 +23,7 @@ public struct LiveActivityDeviceState: Sendable {
     var nextTimelineSequence = 0
 
     struct TimelineSlot: Sendable {
-        let key: String
+        let slot: Int32
         let sequence: Int
     }
     let makeUpdateToken: @Sendable () -> String
@@ -55,22 +60,25 @@ public struct LiveActivityDeviceState: Sendable {
 
     /// The token's activity as of `now` (time limits applied), or nil if the token was never seen.
     public mutating func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
-        let key = token.lowercased()
-        guard var record = records[key] else { return nil }
-        applyTimeLimits(&record, now: now)
-        records[key] = record
-        return snapshot(record, now: now)
+        guard let slot = slots[token.lowercased()] else { return nil }
+        return activity(slot: slot, now: now)
+    }
+
+    private mutating func activity(slot: Int, now: Timestamp) -> ActivitySnapshot {
+        applyTimeLimits(&tokens[slot], now: now)
+        return snapshot(tokens[slot], now: now)
     }
 
     /// Every token's activity, in the order the tokens were first seen.
     public mutating func allActivities(now: Timestamp) -> [ActivitySnapshot] {
-        order.compactMap { activity(token: $0, now: now) }
+        tokens.indices.map { activity(slot: $0, now: now) }
     }
 
     /// Forgets every activity and timeline.
     public mutating func reset() {
-        records = [:]
+        tokens = []
         order = []
+        slots = [:]
         timelineOrder = []
         timelineOrderHead = 0
         timelineEntries = 0
@@ -94,10 +102,10 @@ public struct LiveActivityDeviceState: Sendable {
         // A known token's record is swapped out of its slot (the table holds `vacated` meanwhile), so `record` holds
         // the only reference to the timeline's storage, and swapped back into the same slot: one hash lookup.
         var record: TokenRecord
-        let slot = records.index(forKey: key)
+        let slot = slots[key]
         if let slot {
             record = Self.vacated
-            swap(&record, &records.values[slot])
+            swap(&record, &tokens[slot])
         } else {
             record = TokenRecord(snapshot: ActivitySnapshot(deviceToken: key, role: .activity, topic: push.topic))
         }
@@ -113,7 +121,7 @@ public struct LiveActivityDeviceState: Sendable {
             payload: push.payload, parsed: push.parsedPayload, context: context)
         guard admit(report.warnings) else {
             // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
-            if let slot { swap(&record, &records.values[slot]) }
+            if let slot { swap(&record, &tokens[slot]) }
             return .refused(warnings: report.warnings)
         }
         let decision = decide(push, report: report, record: &record, now: now)
@@ -121,12 +129,12 @@ public struct LiveActivityDeviceState: Sendable {
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
             priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
-        appendToTimeline(entry, of: &record, key: key)
         if let slot {
-            swap(&record, &records.values[slot])
+            appendToTimeline(entry, of: &record, slot: slot)
+            swap(&record, &tokens[slot])
         } else {
-            records[key] = record
-            order.append(key)
+            appendToTimeline(entry, of: &record, slot: tokens.count)
+            add(record, key: key)
         }
         var shownKey = key
         if var started = decision.startedActivity {
@@ -159,30 +167,39 @@ public struct LiveActivityDeviceState: Sendable {
     /// Puts `record` in the table under `key`, replacing what was there; its timeline joins the device-wide order.
     private mutating func store(_ record: TokenRecord, key: String) {
         var record = record
-        if let previous = records[key] {
-            timelineEntries -= previous.timeline.count
+        if let slot = slots[key] {
+            timelineEntries -= tokens[slot].timeline.count
+            adoptTimeline(of: &record, slot: slot)
+            tokens[slot] = record
         } else {
-            order.append(key)
+            adoptTimeline(of: &record, slot: tokens.count)
+            add(record, key: key)
         }
-        adoptTimeline(of: &record, key: key)
-        records[key] = record
+    }
+
+    /// Appends a token seen for the first time.
+    mutating func add(_ record: TokenRecord, key: String) {
+        slots[key] = tokens.count
+        tokens.append(record)
+        order.append(key)
     }
 
     /// Appends `entry` to the token's timeline with the next sequence number and notes it in `timelineOrder`.
-    private mutating func appendToTimeline(_ entry: TimelineEntry, of record: inout TokenRecord, key: String) {
+    private mutating func appendToTimeline(_ entry: TimelineEntry, of record: inout TokenRecord, slot: Int) {
         let sequence = nextTimelineSequence
         nextTimelineSequence += 1
         let dropped = record.timeline.append(entry, sequence: sequence, limit: configuration.timelineLimit)
         timelineEntries += 1 - dropped
-        timelineOrder.append(TimelineSlot(key: key, sequence: sequence))
+        timelineOrder.append(TimelineSlot(slot: Int32(truncatingIfNeeded: slot), sequence: sequence))
     }
 
     /// Numbers a timeline that enters the table whole (a started activity, a restored token) into the device-wide
     /// order and counts its entries.
-    mutating func adoptTimeline(of record: inout TokenRecord, key: String) {
+    mutating func adoptTimeline(of record: inout TokenRecord, slot: Int) {
         let first = nextTimelineSequence
         nextTimelineSequence = record.timeline.renumber(from: first)
-        for sequence in first..<nextTimelineSequence { timelineOrder.append(TimelineSlot(key: key, sequence: sequence)) }
+        let slot = Int32(truncatingIfNeeded: slot)
+        for sequence in first..<nextTimelineSequence { timelineOrder.append(TimelineSlot(slot: slot, sequence: sequence)) }
         timelineEntries += record.timeline.count
     }
 
@@ -194,10 +211,9 @@ public struct LiveActivityDeviceState: Sendable {
         while timelineEntries > limit, timelineOrderHead < timelineOrder.count {
             let slot = timelineOrder[timelineOrderHead]
             timelineOrderHead += 1
-            guard let index = records.index(forKey: slot.key),
-                  records.values[index].timeline.oldestSequence == slot.sequence
-            else { continue }
-            records.values[index].timeline.dropOldest()
+            let index = Int(slot.slot)
+            guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
+            tokens[index].timeline.dropOldest()
             timelineEntries -= 1
         }
         if timelineOrderHead > 1024 && timelineOrderHead * 2 > timelineOrder.count {
@@ -206,7 +222,8 @@ public struct LiveActivityDeviceState: Sendable {
         }
         if timelineOrder.count > 2 * max(timelineEntries, 1024) {
             timelineOrder = timelineOrder[timelineOrderHead...].filter { slot in
-                guard let oldest = records[slot.key]?.timeline.oldestSequence else { return false }
+                let index = Int(slot.slot)
+                guard index < tokens.count, let oldest = tokens[index].timeline.oldestSequence else { return false }
                 return slot.sequence >= oldest
             }
             timelineOrderHead = 0

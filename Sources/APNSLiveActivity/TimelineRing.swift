@@ -6,26 +6,29 @@
 /// entry across every token (`dropOldest`, `oldestSequence`) when it keeps more than its total limit
 /// (`LiveActivityDeviceState.trimTimelines`).
 struct TimelineRing: Sendable {
+    /// An entry with its sequence number: one array (one allocation per token) holds both.
+    private struct Slot: Sendable {
+        var entry: TimelineEntry
+        var sequence: Int
+    }
+
     /// Slots in ring order: the oldest entry at `start`, `count` entries from there (wrapping).
-    private var storage: [TimelineEntry]
-    private var sequences: [Int]
+    private var storage: [Slot]
     private var start = 0
     private(set) var count: Int
 
     init(_ entries: [TimelineEntry] = [], firstSequence: Int = 0) {
-        storage = entries
-        sequences = Array(firstSequence..<(firstSequence + entries.count))
+        storage = entries.enumerated().map { Slot(entry: $1, sequence: firstSequence + $0) }
         count = entries.count
     }
 
-    /// Oldest first. Shares the storage (no copy) while the slots hold exactly the entries in order.
+    /// Oldest first.
     var entries: [TimelineEntry] {
-        if start == 0 && count == storage.count { return storage }
-        return (0..<count).map { storage[(start + $0) % storage.count] }
+        (0..<count).map { storage[(start + $0) % storage.count].entry }
     }
 
     /// The sequence number of the oldest entry (nil when empty).
-    var oldestSequence: Int? { count > 0 ? sequences[start] : nil }
+    var oldestSequence: Int? { count > 0 ? storage[start].sequence : nil }
 
     /// Adds `entry` as the newest, with the device-wide `sequence`, dropping the oldest beyond `limit` (at least
     /// 1); a limit changed since the last append is honoured at once. Returns how many entries it dropped.
@@ -33,8 +36,7 @@ struct TimelineRing: Sendable {
     mutating func append(_ entry: TimelineEntry, sequence: Int, limit: Int) -> Int {
         let limit = max(limit, 1)
         if count == limit && count == storage.count {  // full: the new entry takes the oldest one's slot
-            storage[start] = entry
-            sequences[start] = sequence
+            storage[start] = Slot(entry: entry, sequence: sequence)
             start = (start + 1) % storage.count
             return 1
         }
@@ -45,12 +47,10 @@ struct TimelineRing: Sendable {
         }
         if count < storage.count {
             let slot = (start + count) % storage.count
-            storage[slot] = entry
-            sequences[slot] = sequence
+            storage[slot] = Slot(entry: entry, sequence: sequence)
         } else {
             linearize()
-            storage.append(entry)
-            sequences.append(sequence)
+            storage.append(Slot(entry: entry, sequence: sequence))
         }
         count += 1
         return dropped
@@ -64,7 +64,6 @@ struct TimelineRing: Sendable {
         count -= 1
         if count == 0 {
             storage = []
-            sequences = []
             start = 0
         } else if storage.count >= 64 && count * 4 < storage.count {
             linearize()
@@ -75,20 +74,19 @@ struct TimelineRing: Sendable {
     /// device-wide order); returns the next free number.
     mutating func renumber(from first: Int) -> Int {
         linearize()
-        sequences = Array(first..<(first + count))
+        for index in storage.indices { storage[index].sequence = first + index }
         return first + count
     }
 
     /// The entries in order from slot 0, with no free slots.
     private mutating func linearize() {
         guard start != 0 || count != storage.count else { return }
-        let ordered = (0..<count).map { (storage[(start + $0) % storage.count], sequences[(start + $0) % storage.count]) }
-        storage = ordered.map(\.0)
-        sequences = ordered.map(\.1)
+        storage = (0..<count).map { storage[(start + $0) % storage.count] }
         start = 0
     }
 
     /// What a dropped entry's slot holds until it is reused (nothing allocated).
-    private static let vacated = TimelineEntry(
-        receivedAt: .zero, apnsID: "", event: nil, priority: 0, timestamp: nil, outcome: .applied, explanation: "")
+    private static let vacated = Slot(entry: TimelineEntry(
+        receivedAt: .zero, apnsID: "", event: nil, priority: 0, timestamp: nil, outcome: .applied, explanation: ""),
+        sequence: -1)
 }
