@@ -1,3 +1,5 @@
+import APNSCore
+
 /// The newest entries of one token's timeline, at most `limit` of them, kept in place: once full, a new entry
 /// overwrites the oldest one, so a push costs the same however long the token's history is (no array shifted or
 /// copied per push). `entries` gives them oldest first.
@@ -6,10 +8,34 @@
 /// entry across every token (`dropOldest`, `oldestSequence`) when it keeps more than its total limit
 /// (`LiveActivityDeviceState.trimTimelines`).
 struct TimelineRing: Sendable {
-    /// An entry with its sequence number: one array (one allocation per token) holds both.
+    /// An entry as kept, with its sequence number: one array (one allocation per token) holds both, and the
+    /// `apns-id` takes 16 bytes rather than a string of its own per entry.
     private struct Slot: Sendable {
-        var entry: TimelineEntry
+        var receivedAt: Timestamp
+        var apnsID: CompactAPNsID
+        var event: String?
+        var priority: Int
+        var timestamp: Double?
+        var outcome: LiveActivityOutcome
+        var explanation: String
         var sequence: Int
+
+        init(entry: TimelineEntry, sequence: Int) {
+            receivedAt = entry.receivedAt
+            apnsID = CompactAPNsID(entry.apnsID)
+            event = entry.event
+            priority = entry.priority
+            timestamp = entry.timestamp
+            outcome = entry.outcome
+            explanation = entry.explanation
+            self.sequence = sequence
+        }
+
+        var entry: TimelineEntry {
+            TimelineEntry(
+                receivedAt: receivedAt, apnsID: apnsID.text, event: event, priority: priority, timestamp: timestamp,
+                outcome: outcome, explanation: explanation)
+        }
     }
 
     /// Slots in ring order: the oldest entry at `start`, `count` entries from there (wrapping).
