@@ -15,8 +15,8 @@ extension PackedDeliveryRecord {
               let injected = reader.value(pools.faults),
               let clientCertificate = reader.value(pools.certificates),
               let method = reader.string() ?? nil,
-              let path = reader.string() ?? nil,
-              let deviceToken = reader.string(),
+              let deviceToken = reader.deviceToken(),
+              let path = reader.path(),
               let headerCount = reader.varint(), headerCount <= UInt64(bytes.count)
         else { return nil }
         var headers: [HeaderField] = []
@@ -77,24 +77,21 @@ extension PackedDeliveryRecord {
     /// the rest (ASCII bytes compared directly; anything else through Foundation).
     static func hasAPNsID(_ bytes: [UInt8], _ apnsID: String) -> Bool {
         var reader = PackedRecordReader(bytes: bytes, pools: nil)
-        guard let range = reader.inlineRange() else { return false }
+        guard var stored = reader.string() ?? nil else { return false }
         var wanted = apnsID
         return wanted.withUTF8 { wanted in
-            if wanted.contains(where: { $0 >= 0x80 }) || bytes[range].contains(where: { $0 >= 0x80 }) {
-                return String(decoding: bytes[range], as: UTF8.self).caseInsensitiveCompare(apnsID) == .orderedSame
+            stored.withUTF8 { stored in
+                if wanted.contains(where: { $0 >= 0x80 }) || stored.contains(where: { $0 >= 0x80 }) {
+                    return String(decoding: stored, as: UTF8.self).caseInsensitiveCompare(apnsID) == .orderedSame
+                }
+                return wanted.count == stored.count && !zip(wanted, stored).contains { lowered($0) != lowered($1) }
             }
-            guard wanted.count == range.count else { return false }
-            for (offset, byte) in wanted.enumerated() where lowered(byte) != lowered(bytes[range.lowerBound + offset]) {
-                return false
-            }
-            return true
         }
     }
 
     private static func lowered(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
-
 }
 
 /// Reads what `DeliveryPacker` wrote, field by field.
@@ -102,6 +99,9 @@ struct PackedRecordReader {
     let bytes: [UInt8]
     let pools: DeliveryInternPools?
     var position = 0
+    /// The record's device token and path once read, for the strings that repeat them.
+    private var knownDeviceToken: String?
+    private var knownPath: String?
 
     init(bytes: [UInt8], pools: DeliveryInternPools?) {
         self.bytes = bytes
@@ -132,6 +132,19 @@ struct PackedRecordReader {
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
+    /// The device token (.some(nil) when absent), remembered for the path that repeats it.
+    mutating func deviceToken() -> String?? {
+        let token = string()
+        if let token { knownDeviceToken = token }
+        return token
+    }
+
+    /// The path, remembered for the `:path` header that repeats it.
+    mutating func path() -> String? {
+        knownPath = string() ?? nil
+        return knownPath
+    }
+
     /// The next string: .some(nil) for an absent one, nil when the bytes are not a string.
     mutating func string() -> String?? {
         switch byte().flatMap(PackedDeliveryRecord.StringTag.init(rawValue:)) {
@@ -143,7 +156,44 @@ struct PackedRecordReader {
             position -= 1
             guard let range = inlineRange() else { return nil }
             return String(decoding: bytes[range], as: UTF8.self)
+        case .hex:
+            guard let digits = varint(), digits % 2 == 0, let upper = byte(), upper <= 1,
+                  digits / 2 <= UInt64(bytes.count - position)
+            else { return nil }
+            defer { position += Int(digits / 2) }
+            return Self.hexText(bytes[position..<(position + Int(digits / 2))], upper: upper == 1, uuid: false)
+        case .uuid:
+            guard let upper = byte(), upper <= 1, bytes.count - position >= 16 else { return nil }
+            defer { position += 16 }
+            return Self.hexText(bytes[position..<(position + 16)], upper: upper == 1, uuid: true)
+        case .devicePath:
+            guard let knownDeviceToken else { return nil }
+            return String(decoding: PackedDeliveryRecord.devicePathPrefix, as: UTF8.self) + knownDeviceToken
+        case .path:
+            return knownPath
         case nil: return nil
+        }
+    }
+
+    /// Two hex digits a byte, with a UUID's dashes when `uuid`.
+    private static func hexText(_ packed: ArraySlice<UInt8>, upper: Bool, uuid: Bool) -> String {
+        let digits = Array((upper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        let length = packed.count * 2 + (uuid ? 4 : 0)
+        return String(unsafeUninitializedCapacity: length) { text in
+            var position = 0
+            func append(_ digit: UInt8) {
+                if uuid && PackedDeliveryRecord.isUUIDDash(position) {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                text[position] = digits[Int(digit)]
+                position += 1
+            }
+            for byte in packed {
+                append(byte >> 4)
+                append(byte & 0xF)
+            }
+            return position
         }
     }
 

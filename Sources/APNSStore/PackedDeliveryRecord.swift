@@ -29,9 +29,34 @@ enum PackedDeliveryRecord {
         case pooled = 1
         /// A varint length, then the UTF-8 bytes.
         case inline = 2
-        /// Varints offset and length: bytes of a string written earlier in the same record (the device token
-        /// inside `path`, the `:path` header that repeats it).
+        /// Varints offset and length: bytes of a string written earlier in the same record (an `apns-id` header
+        /// that repeats the apnsID).
         case repeated = 3
+        /// Hexadecimal digits of one letter case (a device token): a varint count of digits (even), a byte 1 for
+        /// upper case, 0 for lower, then two digits a byte.
+        case hex = 4
+        /// A UUID in canonical text (8-4-4-4-12 hex digits of one letter case): the case byte, then 16 bytes.
+        case uuid = 5
+        /// `/3/device/` followed by the record's device token.
+        case devicePath = 6
+        /// The record's path (the `:path` header).
+        case path = 7
+    }
+
+    static let devicePathPrefix = Array("/3/device/".utf8)
+    /// Whether a canonical UUID has a dash at `position`.
+    static func isUUIDDash(_ position: Int) -> Bool {
+        position == 8 || position == 13 || position == 18 || position == 23
+    }
+
+    /// The value of a hexadecimal digit and whether it is an upper-case letter; nil for another byte.
+    static func hexDigit(_ byte: UInt8) -> (value: UInt8, upper: Bool?)? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): (byte - UInt8(ascii: "0"), nil)
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): (byte - UInt8(ascii: "a") + 10, false)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): (byte - UInt8(ascii: "A") + 10, true)
+        default: nil
+        }
     }
 
     /// Header values that differ from push to push: written out, never pooled (they would fill the pool).
@@ -72,13 +97,19 @@ struct DeliveryPacker: Sendable {
               value(record.clientCertificate, \.certificates)
         else { return nil }
         pooled(record.method, place: 1)
-        inline(record.path)
         inline(record.deviceToken)
+        if let token = record.deviceToken, Self.isDevicePath(record.path, token: token) {
+            tag(.devicePath)
+        } else {
+            inline(record.path)
+        }
         varint(UInt64(record.headers.count))
         for (index, header) in record.headers.enumerated() {
             let place = Self.headerPlaces + 2 * index
             pooled(header.name, place: place)
-            if PackedDeliveryRecord.unpooledHeaders.contains(header.name) {
+            if header.name == ":path", header.value == record.path {
+                tag(.path)
+            } else if PackedDeliveryRecord.unpooledHeaders.contains(header.name) {
                 inline(header.value)
             } else {
                 pooled(header.value, place: place + 1)
@@ -158,31 +189,83 @@ struct DeliveryPacker: Sendable {
         varint(UInt64(number))
     }
 
-    /// Writes the string's bytes, or a reference to the same bytes already written in this record (the whole or
-    /// the end of an earlier inline string).
+    /// Writes the string: as 16 bytes when it is a UUID, two hex digits a byte when it is a hex string (a token), a
+    /// reference to the same bytes already written in this record (the whole or the end of an earlier inline
+    /// string), or its bytes.
     private mutating func inline(_ text: String?) {
         guard var text else { return tag(.absent) }
-        let repeated: Int? = text.withUTF8 { utf8 in
-            guard utf8.count > 8, let wanted = utf8.baseAddress else { return nil }
-            return bytes.withUnsafeBufferPointer { written in
+        let written: Bool = text.withUTF8 { utf8 in
+            if utf8.count == 36, packHex(utf8, as: .uuid) { return true }
+            if utf8.count >= 16, utf8.count % 2 == 0, packHex(utf8, as: .hex) { return true }
+            guard utf8.count > 8, let wanted = utf8.baseAddress else { return false }
+            let repeated: Int? = bytes.withUnsafeBufferPointer { written in
                 for range in inlineRanges where range.count >= utf8.count {
                     let start = range.upperBound - utf8.count
                     if memcmp(written.baseAddress! + start, wanted, utf8.count) == 0 { return start }
                 }
                 return nil
             }
-        }
-        let count = text.utf8.count
-        if let repeated {
+            guard let repeated else { return false }
             tag(.repeated)
             varint(UInt64(repeated))
-            return varint(UInt64(count))
+            varint(UInt64(utf8.count))
+            return true
         }
+        if written { return }
+        let count = text.utf8.count
         tag(.inline)
         varint(UInt64(count))
         let start = bytes.count
         text.withUTF8 { bytes.append(contentsOf: $0) }
         inlineRanges.append(start..<bytes.count)
+    }
+
+    /// Writes `utf8` as `.uuid` or `.hex` when every byte (but a UUID's dashes) is a hex digit and the letters are
+    /// of one case; false (nothing written) otherwise.
+    private mutating func packHex(_ utf8: UnsafeBufferPointer<UInt8>, as form: PackedDeliveryRecord.StringTag) -> Bool {
+        let mark = bytes.count
+        tag(form)
+        if form == .hex { varint(UInt64(utf8.count)) }
+        let caseByte = bytes.count
+        bytes.append(0)
+        var upper: Bool?
+        var pending: UInt8?
+        for (position, byte) in utf8.enumerated() {
+            if form == .uuid && PackedDeliveryRecord.isUUIDDash(position) {
+                if byte == UInt8(ascii: "-") { continue }
+                bytes.removeSubrange(mark...)
+                return false
+            }
+            guard let digit = PackedDeliveryRecord.hexDigit(byte), digit.upper == nil || upper == nil
+                || digit.upper == upper
+            else {
+                bytes.removeSubrange(mark...)
+                return false
+            }
+            if let letterCase = digit.upper { upper = letterCase }
+            if let high = pending {
+                bytes.append(high << 4 | digit.value)
+                pending = nil
+            } else {
+                pending = digit.value
+            }
+        }
+        bytes[caseByte] = upper == true ? 1 : 0
+        return true
+    }
+
+    /// Whether `path` is `/3/device/` followed by `token`.
+    private static func isDevicePath(_ path: String, token: String) -> Bool {
+        var path = path
+        var token = token
+        return path.withUTF8 { path in
+            token.withUTF8 { token in
+                let prefix = PackedDeliveryRecord.devicePathPrefix
+                guard path.count == prefix.count + token.count, let base = path.baseAddress else { return false }
+                return path.prefix(prefix.count).elementsEqual(prefix)
+                    && (token.isEmpty || memcmp(base + prefix.count, token.baseAddress!, token.count) == 0)
+            }
+        }
     }
 
     /// The TLS facts, usually the same as the previous record's (one value per connection).

@@ -45,6 +45,18 @@ import Testing
             clientCertificate: ClientCertificateSummary(
                 subject: "UID=a", bundleID: nil, environments: [], topics: ["a"], trusted: true, problem: nil,
                 sha256: "ab"))),
+        ("upper-case hex token; a path that does not repeat it", DeliveryRecord(
+            receivedAt: .zero, connectionID: 1, clientAddress: "a", method: "POST",
+            path: "/3/device/\(token)", deviceToken: token.uppercased(),
+            headers: [HeaderField(":path", "/3/device/x")], payload: [], status: 400, reason: "BadDeviceToken",
+            apnsID: "3A41B321-8C38-403E-B0B8-9DF926A276AE", apnsUniqueID: "3a41b321-8c38-403e-b0b8-9df926a276ae0",
+            pushType: "alert", topic: "t", latencyMicroseconds: 0)),
+        ("mixed-case and odd-length hex kept as text", DeliveryRecord(
+            receivedAt: .zero, connectionID: 1, clientAddress: "a", method: "POST",
+            path: "/3/device/0123456789abcdefABCDEF", deviceToken: "0123456789abcdefABCDEF",
+            headers: [HeaderField(":path", "/3/device/0123456789abcdefABCDEF")], payload: [], status: 200,
+            reason: nil, apnsID: "3a41b321-8C38-403e-b0b8-9df926a276ae", apnsUniqueID: "0123456789abcdef0",
+            pushType: "alert", topic: "t", latencyMicroseconds: 0)),
     ]
 
     @Test(arguments: records)
@@ -58,13 +70,13 @@ import Testing
         #expect(!PackedDeliveryRecord.hasAPNsID(bytes, record.apnsID + "0"), "\(name)")
     }
 
-    @Test func repeatedTextIsWrittenOnce() throws {
+    @Test func tokensUUIDsAndRepeatsArePacked() throws {
         var packer = DeliveryPacker()
         let packed = packer.pack(Self.liveActivity)
         let bytes = try #require(packed)
-        // The 170-byte path once (the device token and the `:path` header refer back to it; written out three
-        // times they alone would be over 500 bytes), the 36-byte `apns-id` header a reference to the apnsID.
-        #expect(bytes.count < 400)
+        // The 160-digit token as 80 bytes, the path and `:path` as one byte each (written out, the three would be
+        // over 500 bytes), each UUID as 17 bytes.
+        #expect(bytes.count < 250)
         let pooled = packer.pools.strings.count
         let again = packer.pack(Self.liveActivity)
         let second = try #require(again)
