@@ -29,22 +29,27 @@ public struct LiveActivityDeviceState: Sendable {
     let makeUpdateToken: @Sendable () -> String
 
     struct TokenRecord: Sendable {
-        /// The activity; its `timeline` stays empty here (the entries live in `timeline`).
-        var snapshot: ActivitySnapshot
+        /// The activity, without its timeline (the entries live in `timeline`).
+        var activity: StoredActivity
         var timeline: TimelineRing
         /// Receive times of priority-10 pushes that counted against the budget.
         var priority10Deliveries: [Timestamp]
 
         init(snapshot: ActivitySnapshot, priority10Deliveries: [Timestamp] = []) {
             timeline = TimelineRing(snapshot.timeline)
-            self.snapshot = snapshot
-            self.snapshot.timeline = []
+            activity = StoredActivity(snapshot)
             self.priority10Deliveries = priority10Deliveries
+        }
+
+        init(activity: StoredActivity) {
+            self.activity = activity
+            timeline = TimelineRing()
+            priority10Deliveries = []
         }
 
         /// The activity with its timeline, oldest entry first.
         var fullSnapshot: ActivitySnapshot {
-            var full = snapshot
+            var full = activity.snapshot
             full.timeline = timeline.entries
             return full
         }
@@ -107,15 +112,15 @@ public struct LiveActivityDeviceState: Sendable {
             record = Self.vacated
             swap(&record, &tokens[slot])
         } else {
-            record = TokenRecord(snapshot: ActivitySnapshot(deviceToken: key, role: .activity, topic: push.topic))
+            record = TokenRecord(activity: StoredActivity(deviceToken: key, role: .activity, topic: push.topic))
         }
         applyTimeLimits(&record, now: now)
-        let hasActivity = record.snapshot.state != nil
+        let hasActivity = record.activity.state != nil
         let context = LiveActivityCheckContext(
             now: now, schemas: configuration.schemas,
-            activityAttributesType: hasActivity ? record.snapshot.attributesType : nil,
-            activityAttributes: hasActivity ? record.snapshot.attributes : nil,
-            lastAppliedTimestamp: hasActivity ? record.snapshot.lastAppliedTimestamp : nil,
+            activityAttributesType: hasActivity ? record.activity.attributesType : nil,
+            activityAttributes: hasActivity ? record.activity.attributes : nil,
+            lastAppliedTimestamp: hasActivity ? record.activity.lastAppliedTimestamp : nil,
             futureTimestampTolerance: configuration.futureTimestampTolerance)
         let report = LiveActivityPayloadChecker.check(
             payload: push.payload, parsed: push.parsedPayload, context: context)
@@ -141,17 +146,17 @@ public struct LiveActivityDeviceState: Sendable {
             var copy = entry
             copy.explanation += " (received on push-to-start token \(key))"
             started.timeline.append(copy, sequence: 0, limit: configuration.timelineLimit)
-            store(started, key: started.snapshot.deviceToken)
-            shownKey = started.snapshot.deviceToken
+            store(started, key: started.activity.deviceToken)
+            shownKey = started.activity.deviceToken
         }
         trimTimelines()
         return .received(LiveActivityResult(
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
-            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey))
+            issuedUpdateToken: decision.startedActivity?.activity.deviceToken, activityToken: shownKey))
     }
 
     /// What a record's slot holds while its push is applied.
-    private static let vacated = TokenRecord(snapshot: ActivitySnapshot(deviceToken: "", role: .activity, topic: ""))
+    private static let vacated = TokenRecord(activity: StoredActivity(deviceToken: "", role: .activity, topic: ""))
 
     /// The token as the table keys it (lower case); a token already in lower case, as senders send them, is kept
     /// as it is rather than copied.
@@ -186,11 +191,34 @@ public struct LiveActivityDeviceState: Sendable {
 
     /// Appends `entry` to the token's timeline with the next sequence number and notes it in `timelineOrder`.
     private mutating func appendToTimeline(_ entry: TimelineEntry, of record: inout TokenRecord, slot: Int) {
+        makeRoom(in: &record, slot: slot)
         let sequence = nextTimelineSequence
         nextTimelineSequence += 1
         let dropped = record.timeline.append(entry, sequence: sequence, limit: configuration.timelineLimit)
         timelineEntries += 1 - dropped
         timelineOrder.append(TimelineSlot(slot: Int32(truncatingIfNeeded: slot), sequence: sequence))
+    }
+
+    /// Drops the oldest entries across every token until one more fits under `configuration.timelineTotalLimit`,
+    /// before an entry is appended to `record` (out of the table, at `slot`, while its push is applied), as
+    /// `trimTimelines` would after: the same entries are kept. When pushes go round-robin to as many tokens as the
+    /// limit, the oldest entry is the token's own, and its ring reuses that slot rather than growing to two slots
+    /// with one vacated (100,000 tokens: ~10 MB).
+    private mutating func makeRoom(in record: inout TokenRecord, slot current: Int) {
+        let limit = max(configuration.timelineTotalLimit, 1)
+        while timelineEntries >= limit, timelineOrderHead < timelineOrder.count {
+            let slot = timelineOrder[timelineOrderHead]
+            timelineOrderHead += 1
+            let index = Int(slot.slot)
+            if index == current {
+                guard record.timeline.oldestSequence == slot.sequence else { continue }
+                record.timeline.dropOldest()
+            } else {
+                guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
+                tokens[index].timeline.dropOldest()
+            }
+            timelineEntries -= 1
+        }
     }
 
     /// Numbers a timeline that enters the table whole (a started activity, a restored token) into the device-wide
@@ -240,23 +268,23 @@ public struct LiveActivityDeviceState: Sendable {
     /// Stale at `stale-date`; ended 8 h after start; gone 12 h after start or at the dismissal time.
     /// Source: A-LADISP, A-LA.
     func applyTimeLimits(_ record: inout TokenRecord, now: Timestamp) {
-        guard let phase = record.snapshot.state, let started = record.snapshot.startedAt else { return }
+        guard let phase = record.activity.state, let started = record.activity.startedAt else { return }
         if phase == .active || phase == .stale {
             let activeEnd = started.adding(seconds: configuration.activeLifetime)
             if now >= activeEnd {
-                record.snapshot.state = .ended
-                record.snapshot.endedAt = activeEnd
-                record.snapshot.dismissAt = started.adding(seconds: configuration.totalLifetime)
-                record.snapshot.stateNote = "ended by the \(hours(configuration.activeLifetime))-hour limit at "
+                record.activity.state = .ended
+                record.activity.endedAt = activeEnd
+                record.activity.dismissAt = started.adding(seconds: configuration.totalLifetime)
+                record.activity.stateNote = "ended by the \(hours(configuration.activeLifetime))-hour limit at "
                     + UTCDateText.format(activeEnd)
-            } else if phase == .active, let stale = record.snapshot.staleDate, now >= stale {
-                record.snapshot.state = .stale
-                record.snapshot.stateNote = "stale since its stale-date \(UTCDateText.format(stale))"
+            } else if phase == .active, let stale = record.activity.staleDate, now >= stale {
+                record.activity.state = .stale
+                record.activity.stateNote = "stale since its stale-date \(UTCDateText.format(stale))"
             }
         }
-        if record.snapshot.state == .ended, let dismissAt = record.snapshot.dismissAt, now >= dismissAt {
-            record.snapshot.state = .dismissed
-            record.snapshot.stateNote = "removed from the Lock Screen at \(UTCDateText.format(dismissAt))"
+        if record.activity.state == .ended, let dismissAt = record.activity.dismissAt, now >= dismissAt {
+            record.activity.state = .dismissed
+            record.activity.stateNote = "removed from the Lock Screen at \(UTCDateText.format(dismissAt))"
         }
     }
 

@@ -53,6 +53,9 @@ struct TimelineRing: Sendable {
         (0..<count).map { storage[(start + $0) % storage.count].entry }
     }
 
+    /// Slots allocated, used or not.
+    var slotCount: Int { storage.count }
+
     /// The sequence number of the oldest entry (nil when empty).
     var oldestSequence: Int? { count > 0 ? storage[start].sequence : nil }
 
