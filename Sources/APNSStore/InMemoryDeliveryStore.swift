@@ -63,11 +63,13 @@ public final class InMemoryDeliveryStore: DeliveryStore {
 
         var live: ArraySlice<Entry> { records[head...] }
 
-        /// A dropped record's bytes are freed when it is dropped, not when its slot goes.
+        /// A dropped record's bytes are freed when it is dropped, not when its slot goes. Slots are compacted once
+        /// an eighth are dropped ones (moving 24-byte entries: ~3 MB every ~12,500 pushes at the default
+        /// retention), so the array stays within its first capacity past the retention's count instead of twice.
         mutating func drop(count: Int) {
             for index in head..<(head + count) { records[index] = Entry.vacated }
             head += count
-            if head > 1024 && head * 2 > records.count {
+            if head > 1024 && head * 8 > records.count {
                 records.removeFirst(head)
                 head = 0
             }
