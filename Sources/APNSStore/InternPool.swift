@@ -1,9 +1,9 @@
 /// Values many records repeat (header names, the topic, the user agent, the provider token's texts, a warning's
 /// message, TLS facts), kept once and referred to by number from `PackedDeliveryRecord`. Bounded: past `capacity`
-/// values, or for a value `admits` refuses, `intern` returns nil and the caller stores the value itself, so a
-/// field with a new value per push (a token, an id) costs the pool nothing once it is full. Append-only: a number
-/// handed out stays valid until `removeAll`, so a copy of the pool taken under the store's lock decodes every
-/// record packed before the copy.
+/// values `intern` returns nil and the caller writes the value out (or keeps the record whole), so a field with a
+/// new value per push costs the pool nothing more once it is full. Append-only: a number handed out stays valid for
+/// the pool's life (the store starts a new pool on reset), so a copy of the pool taken under the store's lock
+/// decodes every record packed before the copy.
 struct InternPool<Value: Hashable & Sendable>: Sendable {
     private(set) var values: [Value] = []
     private var numbers: [Value: Int] = [:]
@@ -28,9 +28,4 @@ struct InternPool<Value: Hashable & Sendable>: Sendable {
     }
 
     var count: Int { values.count }
-
-    mutating func removeAll() {
-        values = []
-        numbers = [:]
-    }
 }
