@@ -25,21 +25,19 @@ public struct SavedDeviceStateError: Error, CustomStringConvertible {
 
 extension LiveActivityDeviceState {
     func savedForm() -> SavedDeviceState {
-        SavedDeviceState(tokens: order.compactMap { key in
-            records[key].map {
-                SavedDeviceState.SavedToken(key: key, snapshot: $0.fullSnapshot, priority10Deliveries: $0.priority10Deliveries)
-            }
+        SavedDeviceState(tokens: zip(order, tokens).map { key, record in
+            SavedDeviceState.SavedToken(
+                key: key, snapshot: record.fullSnapshot, priority10Deliveries: record.priority10Deliveries)
         })
     }
 
     /// Restored timelines join the device-wide order token by token, in the order the tokens were first seen.
     mutating func restore(_ saved: SavedDeviceState) {
         reset()
-        for token in saved.tokens where records[token.key] == nil {
+        for token in saved.tokens where slots[token.key] == nil {
             var record = TokenRecord(snapshot: token.snapshot, priority10Deliveries: token.priority10Deliveries)
-            adoptTimeline(of: &record, key: token.key)
-            records[token.key] = record
-            order.append(token.key)
+            adoptTimeline(of: &record, slot: tokens.count)
+            add(record, key: token.key)
         }
         trimTimelines()
     }

@@ -55,7 +55,8 @@ extension LiveActivityDeviceState {
             return Decision(outcome: .droppedUndecodableContentState, explanation:
                 "dropped: content-state does not decode: \(failure.message)")
         }
-        var activity = ActivitySnapshot(deviceToken: record.snapshot.deviceToken, role: .activity, topic: record.snapshot.topic)
+        var activity = StoredActivity(
+            deviceToken: record.activity.deviceToken, role: .activity, topic: record.activity.topic)
         activity.attributesType = report.schema?.attributesType ?? typeName
         activity.attributes = attributes
         activity.contentState = contentState
@@ -66,21 +67,21 @@ extension LiveActivityDeviceState {
         setStaleDate(payload.staleDate, on: &activity, now: now)
         let checked = report.schema == nil ? " (not checked: no schema configured)" : ""
         guard configuration.issuesUpdateTokens else {
-            activity.issuedUpdateTokens = record.snapshot.issuedUpdateTokens
-            record.snapshot = activity
+            activity.issuedUpdateTokens = record.activity.issuedUpdateTokens
+            record.activity = activity
             return Decision(outcome: .applied, explanation:
                 "applied: started a \(typeName) activity\(checked); send updates to this same token")
         }
         let token = makeUpdateToken().lowercased()
         activity.deviceToken = token
-        activity.startedByPushToStartToken = record.snapshot.deviceToken
-        record.snapshot.role = .pushToStart
-        record.snapshot.issuedUpdateTokens.append(token)
+        activity.startedByPushToStartToken = record.activity.deviceToken
+        record.activity.role = .pushToStart
+        record.activity.issuedUpdateTokens.append(token)
         return Decision(
             outcome: .applied,
             explanation: "applied: started a \(typeName) activity\(checked); the device issued its update token "
                 + "\(token) (pushTokenUpdates): send update and end pushes there, not to the push-to-start token",
-            startedActivity: TokenRecord(snapshot: activity))
+            startedActivity: TokenRecord(activity: activity))
     }
 
     // MARK: update and end
@@ -89,22 +90,22 @@ extension LiveActivityDeviceState {
         _ push: LiveActivityPush, event: LiveActivityEvent, payload: LiveActivityPayload,
         report: LiveActivityPayloadReport, record: inout TokenRecord, now: Timestamp
     ) -> Decision {
-        if record.snapshot.role == .pushToStart {
-            let issued = record.snapshot.issuedUpdateTokens.last.map { " (latest: \($0))" } ?? ""
+        if record.activity.role == .pushToStart {
+            let issued = record.activity.issuedUpdateTokens.last.map { " (latest: \($0))" } ?? ""
             return Decision(outcome: .ignoredNoActivity, explanation:
                 "ignored: this is a push-to-start token; no activity is bound to it. Send \(event.rawValue) to the "
                     + "activity's own update token\(issued)")
         }
-        if record.snapshot.state == nil {
-            record.snapshot.state = .active
-            record.snapshot.startedAt = now
-            record.snapshot.attributesType = report.schema?.attributesType
-            record.snapshot.stateNote = "adopted: the app started this activity; the mock first saw it at "
+        if record.activity.state == nil {
+            record.activity.state = .active
+            record.activity.startedAt = now
+            record.activity.attributesType = report.schema?.attributesType
+            record.activity.stateNote = "adopted: the app started this activity; the mock first saw it at "
                 + UTCDateText.format(now)
         }
         if let throttled = spendBudget(push, record: &record, now: now) { return throttled }
-        if let phase = record.snapshot.state, phase == .ended || phase == .dismissed {
-            let note = record.snapshot.stateNote.map { " (\($0))" } ?? ""
+        if let phase = record.activity.state, phase == .ended || phase == .dismissed {
+            let note = record.activity.stateNote.map { " (\($0))" } ?? ""
             return Decision(outcome: .ignoredAlreadyEnded, explanation:
                 "ignored: the activity is already \(phase.rawValue)\(note); pushes after the end are ignored. Start a new "
                     + "activity and use its token")
@@ -112,8 +113,8 @@ extension LiveActivityDeviceState {
         if event == .update, report.isOlderThanApplied {
             return Decision(outcome: .ignoredOlderTimestamp, explanation:
                 "ignored: aps.timestamp \(payload.timestamp.map(LiveActivityPayloadChecker.formatted) ?? "?") is older "
-                    + "than the last applied update (\(record.snapshot.lastAppliedTimestamp.map(LiveActivityPayloadChecker.formatted) ?? "?")); "
-                    + Self.olderTimestampAdvice(lastApplied: record.snapshot.lastAppliedTimestamp))
+                    + "than the last applied update (\(record.activity.lastAppliedTimestamp.map(LiveActivityPayloadChecker.formatted) ?? "?")); "
+                    + Self.olderTimestampAdvice(lastApplied: record.activity.lastAppliedTimestamp))
         }
         if event == .update, payload.contentState == nil {
             return Decision(outcome: .droppedUndecodableContentState, explanation:
@@ -148,49 +149,51 @@ extension LiveActivityDeviceState {
         event: LiveActivityEvent, payload: LiveActivityPayload, report: LiveActivityPayloadReport,
         record: inout TokenRecord, now: Timestamp
     ) -> Decision {
-        if let contentState = payload.contentState { record.snapshot.contentState = contentState }
+        if let contentState = payload.contentState { record.activity.contentState = contentState }
         if let timestamp = payload.timestamp {
-            record.snapshot.lastAppliedTimestamp = max(record.snapshot.lastAppliedTimestamp ?? timestamp, timestamp)
+            record.activity.lastAppliedTimestamp = max(record.activity.lastAppliedTimestamp ?? timestamp, timestamp)
         }
-        if let score = payload.relevanceScore { record.snapshot.relevanceScore = score }
+        if let score = payload.relevanceScore { record.activity.relevanceScore = score }
         let note = report.schemaNote.map { " (\($0))" } ?? ""
         if event == .update {
-            record.snapshot.stateNote = nil
-            setStaleDate(payload.staleDate, on: &record.snapshot, now: now)
-            return Decision(outcome: .applied, explanation: "applied: content-state updated\(note)")
+            record.activity.stateNote = nil
+            setStaleDate(payload.staleDate, on: &record.activity, now: now)
+            // A literal, not a new string per push, in the common case: every timeline entry and record shares it.
+            return Decision(outcome: .applied, explanation: note.isEmpty
+                ? "applied: content-state updated" : "applied: content-state updated\(note)")
         }
-        record.snapshot.state = .ended
-        record.snapshot.endedAt = now
-        record.snapshot.stateNote = nil
-        if let stale = payload.staleDate { record.snapshot.staleDate = Timestamp(secondsSinceEpoch: stale) }
+        record.activity.state = .ended
+        record.activity.endedAt = now
+        record.activity.stateNote = nil
+        if let stale = payload.staleDate { record.activity.staleDate = Timestamp(secondsSinceEpoch: stale) }
         let latest = min(
             now.adding(seconds: configuration.endedDisplayDuration),
-            (record.snapshot.startedAt ?? now).adding(seconds: configuration.totalLifetime))
+            (record.activity.startedAt ?? now).adding(seconds: configuration.totalLifetime))
         guard let dismissal = payload.dismissalDate.map({ Timestamp(secondsSinceEpoch: $0) }) else {
-            record.snapshot.dismissAt = latest
+            record.activity.dismissAt = latest
             return Decision(outcome: .applied, explanation:
                 "applied: activity ended\(note); it stays on the Lock Screen until \(UTCDateText.format(latest)) "
                     + "(the default, up to 4 h)")
         }
         if dismissal <= now {
-            record.snapshot.state = .dismissed
-            record.snapshot.dismissAt = now
+            record.activity.state = .dismissed
+            record.activity.dismissAt = now
             return Decision(outcome: .dismissed, explanation:
                 "dismissed: activity ended and removed at once because dismissal-date is not in the future\(note)")
         }
-        record.snapshot.dismissAt = min(dismissal, latest)
+        record.activity.dismissAt = min(dismissal, latest)
         return Decision(outcome: .applied, explanation:
             "applied: activity ended\(note); removed from the Lock Screen at \(UTCDateText.format(min(dismissal, latest)))")
     }
 
     /// `stale-date` replaces the previous one (absent clears it); a past one makes the activity stale at once.
-    private func setStaleDate(_ seconds: Double?, on snapshot: inout ActivitySnapshot, now: Timestamp) {
-        snapshot.staleDate = seconds.map { Timestamp(secondsSinceEpoch: $0) }
-        if let stale = snapshot.staleDate, stale <= now {
-            snapshot.state = .stale
-            snapshot.stateNote = "stale at once: its stale-date \(UTCDateText.format(stale)) is past"
+    private func setStaleDate(_ seconds: Double?, on activity: inout StoredActivity, now: Timestamp) {
+        activity.staleDate = seconds.map { Timestamp(secondsSinceEpoch: $0) }
+        if let stale = activity.staleDate, stale <= now {
+            activity.state = .stale
+            activity.stateNote = "stale at once: its stale-date \(UTCDateText.format(stale)) is past"
         } else {
-            snapshot.state = .active
+            activity.state = .active
         }
     }
 }

@@ -5,41 +5,54 @@ import APNSCore
 /// All rules live here and take time as input; `LiveActivityDevice` only adds a lock around it.
 public struct LiveActivityDeviceState: Sendable {
     public var configuration: LiveActivityConfiguration
-    var records: [String: TokenRecord] = [:]
-    /// Tokens in the order first seen, so listings are stable.
+    /// Every token's record, in the order the tokens were first seen (so listings are stable); tokens are never
+    /// removed but all at once (`reset`). Kept out of the hash table, which then holds 8 bytes per bucket rather than
+    /// a whole record: with 100,000 tokens the table has 262,144 buckets.
+    var tokens: [TokenRecord] = []
+    /// The table key of `tokens[i]` (the token in lower case) is `order[i]`.
     var order: [String] = []
-    /// Every timeline entry kept, as (token, sequence) in the order appended (`timelineOrderHead` on), so the oldest
-    /// across tokens goes first once more than `configuration.timelineTotalLimit` are kept. Slots of entries a
-    /// token's own limit already dropped are skipped when reached.
+    /// Where each token's record is in `tokens`.
+    var slots: [String: Int] = [:]
+    /// Every timeline entry kept, as (token's slot, sequence) in the order appended (`timelineOrderHead` on), so the
+    /// oldest across tokens goes first once more than `configuration.timelineTotalLimit` are kept. Slots of entries
+    /// a token's own limit already dropped are skipped when reached.
     var timelineOrder: [TimelineSlot] = []
     var timelineOrderHead = 0
     /// Entries kept in every token's timeline together, and the next sequence number.
     var timelineEntries = 0
     var nextTimelineSequence = 0
+    /// The topic of the last token seen first: new tokens with the same topic share its storage rather than each
+    /// keeping a copy (100,000 tokens of one app: ~7 MB).
+    private var lastTopic = ""
 
     struct TimelineSlot: Sendable {
-        let key: String
+        let slot: Int32
         let sequence: Int
     }
     let makeUpdateToken: @Sendable () -> String
 
     struct TokenRecord: Sendable {
-        /// The activity; its `timeline` stays empty here (the entries live in `timeline`).
-        var snapshot: ActivitySnapshot
+        /// The activity, without its timeline (the entries live in `timeline`).
+        var activity: StoredActivity
         var timeline: TimelineRing
         /// Receive times of priority-10 pushes that counted against the budget.
         var priority10Deliveries: [Timestamp]
 
         init(snapshot: ActivitySnapshot, priority10Deliveries: [Timestamp] = []) {
             timeline = TimelineRing(snapshot.timeline)
-            self.snapshot = snapshot
-            self.snapshot.timeline = []
+            activity = StoredActivity(snapshot)
             self.priority10Deliveries = priority10Deliveries
+        }
+
+        init(activity: StoredActivity) {
+            self.activity = activity
+            timeline = TimelineRing()
+            priority10Deliveries = []
         }
 
         /// The activity with its timeline, oldest entry first.
         var fullSnapshot: ActivitySnapshot {
-            var full = snapshot
+            var full = activity.snapshot
             full.timeline = timeline.entries
             return full
         }
@@ -55,22 +68,25 @@ public struct LiveActivityDeviceState: Sendable {
 
     /// The token's activity as of `now` (time limits applied), or nil if the token was never seen.
     public mutating func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
-        let key = token.lowercased()
-        guard var record = records[key] else { return nil }
-        applyTimeLimits(&record, now: now)
-        records[key] = record
-        return snapshot(record, now: now)
+        guard let slot = slots[token.lowercased()] else { return nil }
+        return activity(slot: slot, now: now)
+    }
+
+    private mutating func activity(slot: Int, now: Timestamp) -> ActivitySnapshot {
+        applyTimeLimits(&tokens[slot], now: now)
+        return snapshot(tokens[slot], now: now)
     }
 
     /// Every token's activity, in the order the tokens were first seen.
     public mutating func allActivities(now: Timestamp) -> [ActivitySnapshot] {
-        order.compactMap { activity(token: $0, now: now) }
+        tokens.indices.map { activity(slot: $0, now: now) }
     }
 
     /// Forgets every activity and timeline.
     public mutating func reset() {
-        records = [:]
+        tokens = []
         order = []
+        slots = [:]
         timelineOrder = []
         timelineOrderHead = 0
         timelineEntries = 0
@@ -94,26 +110,27 @@ public struct LiveActivityDeviceState: Sendable {
         // A known token's record is swapped out of its slot (the table holds `vacated` meanwhile), so `record` holds
         // the only reference to the timeline's storage, and swapped back into the same slot: one hash lookup.
         var record: TokenRecord
-        let slot = records.index(forKey: key)
+        let slot = slots[key]
         if let slot {
             record = Self.vacated
-            swap(&record, &records.values[slot])
+            swap(&record, &tokens[slot])
         } else {
-            record = TokenRecord(snapshot: ActivitySnapshot(deviceToken: key, role: .activity, topic: push.topic))
+            if push.topic != lastTopic { lastTopic = push.topic }
+            record = TokenRecord(activity: StoredActivity(deviceToken: key, role: .activity, topic: lastTopic))
         }
         applyTimeLimits(&record, now: now)
-        let hasActivity = record.snapshot.state != nil
+        let hasActivity = record.activity.state != nil
         let context = LiveActivityCheckContext(
             now: now, schemas: configuration.schemas,
-            activityAttributesType: hasActivity ? record.snapshot.attributesType : nil,
-            activityAttributes: hasActivity ? record.snapshot.attributes : nil,
-            lastAppliedTimestamp: hasActivity ? record.snapshot.lastAppliedTimestamp : nil,
+            activityAttributesType: hasActivity ? record.activity.attributesType : nil,
+            activityAttributes: hasActivity ? record.activity.attributes : nil,
+            lastAppliedTimestamp: hasActivity ? record.activity.lastAppliedTimestamp : nil,
             futureTimestampTolerance: configuration.futureTimestampTolerance)
         let report = LiveActivityPayloadChecker.check(
             payload: push.payload, parsed: push.parsedPayload, context: context)
         guard admit(report.warnings) else {
             // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
-            if let slot { swap(&record, &records.values[slot]) }
+            if let slot { swap(&record, &tokens[slot]) }
             return .refused(warnings: report.warnings)
         }
         let decision = decide(push, report: report, record: &record, now: now)
@@ -121,29 +138,29 @@ public struct LiveActivityDeviceState: Sendable {
             receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
             priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
-        appendToTimeline(entry, of: &record, key: key)
         if let slot {
-            swap(&record, &records.values[slot])
+            appendToTimeline(entry, of: &record, slot: slot)
+            swap(&record, &tokens[slot])
         } else {
-            records[key] = record
-            order.append(key)
+            appendToTimeline(entry, of: &record, slot: tokens.count)
+            add(record, key: key)
         }
         var shownKey = key
         if var started = decision.startedActivity {
             var copy = entry
             copy.explanation += " (received on push-to-start token \(key))"
             started.timeline.append(copy, sequence: 0, limit: configuration.timelineLimit)
-            store(started, key: started.snapshot.deviceToken)
-            shownKey = started.snapshot.deviceToken
+            store(started, key: started.activity.deviceToken)
+            shownKey = started.activity.deviceToken
         }
         trimTimelines()
         return .received(LiveActivityResult(
             outcome: decision.outcome, warnings: report.warnings, explanation: decision.explanation,
-            issuedUpdateToken: decision.startedActivity?.snapshot.deviceToken, activityToken: shownKey))
+            issuedUpdateToken: decision.startedActivity?.activity.deviceToken, activityToken: shownKey))
     }
 
     /// What a record's slot holds while its push is applied.
-    private static let vacated = TokenRecord(snapshot: ActivitySnapshot(deviceToken: "", role: .activity, topic: ""))
+    private static let vacated = TokenRecord(activity: StoredActivity(deviceToken: "", role: .activity, topic: ""))
 
     /// The token as the table keys it (lower case); a token already in lower case, as senders send them, is kept
     /// as it is rather than copied.
@@ -159,30 +176,62 @@ public struct LiveActivityDeviceState: Sendable {
     /// Puts `record` in the table under `key`, replacing what was there; its timeline joins the device-wide order.
     private mutating func store(_ record: TokenRecord, key: String) {
         var record = record
-        if let previous = records[key] {
-            timelineEntries -= previous.timeline.count
+        if let slot = slots[key] {
+            timelineEntries -= tokens[slot].timeline.count
+            adoptTimeline(of: &record, slot: slot)
+            tokens[slot] = record
         } else {
-            order.append(key)
+            adoptTimeline(of: &record, slot: tokens.count)
+            add(record, key: key)
         }
-        adoptTimeline(of: &record, key: key)
-        records[key] = record
+    }
+
+    /// Appends a token seen for the first time.
+    mutating func add(_ record: TokenRecord, key: String) {
+        slots[key] = tokens.count
+        tokens.append(record)
+        order.append(key)
     }
 
     /// Appends `entry` to the token's timeline with the next sequence number and notes it in `timelineOrder`.
-    private mutating func appendToTimeline(_ entry: TimelineEntry, of record: inout TokenRecord, key: String) {
+    private mutating func appendToTimeline(_ entry: TimelineEntry, of record: inout TokenRecord, slot: Int) {
+        makeRoom(in: &record, slot: slot)
         let sequence = nextTimelineSequence
         nextTimelineSequence += 1
         let dropped = record.timeline.append(entry, sequence: sequence, limit: configuration.timelineLimit)
         timelineEntries += 1 - dropped
-        timelineOrder.append(TimelineSlot(key: key, sequence: sequence))
+        timelineOrder.append(TimelineSlot(slot: Int32(truncatingIfNeeded: slot), sequence: sequence))
+    }
+
+    /// Drops the oldest entries across every token until one more fits under `configuration.timelineTotalLimit`,
+    /// before an entry is appended to `record` (out of the table, at `slot`, while its push is applied), as
+    /// `trimTimelines` would after: the same entries are kept. When pushes go round-robin to as many tokens as the
+    /// limit, the oldest entry is the token's own, and its ring reuses that slot rather than growing to two slots
+    /// with one vacated (100,000 tokens: ~10 MB).
+    private mutating func makeRoom(in record: inout TokenRecord, slot current: Int) {
+        let limit = max(configuration.timelineTotalLimit, 1)
+        while timelineEntries >= limit, timelineOrderHead < timelineOrder.count {
+            let slot = timelineOrder[timelineOrderHead]
+            timelineOrderHead += 1
+            let index = Int(slot.slot)
+            if index == current {
+                guard record.timeline.oldestSequence == slot.sequence else { continue }
+                record.timeline.dropOldest()
+            } else {
+                guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
+                tokens[index].timeline.dropOldest()
+            }
+            timelineEntries -= 1
+        }
     }
 
     /// Numbers a timeline that enters the table whole (a started activity, a restored token) into the device-wide
     /// order and counts its entries.
-    mutating func adoptTimeline(of record: inout TokenRecord, key: String) {
+    mutating func adoptTimeline(of record: inout TokenRecord, slot: Int) {
         let first = nextTimelineSequence
         nextTimelineSequence = record.timeline.renumber(from: first)
-        for sequence in first..<nextTimelineSequence { timelineOrder.append(TimelineSlot(key: key, sequence: sequence)) }
+        let slot = Int32(truncatingIfNeeded: slot)
+        for sequence in first..<nextTimelineSequence { timelineOrder.append(TimelineSlot(slot: slot, sequence: sequence)) }
         timelineEntries += record.timeline.count
     }
 
@@ -194,19 +243,19 @@ public struct LiveActivityDeviceState: Sendable {
         while timelineEntries > limit, timelineOrderHead < timelineOrder.count {
             let slot = timelineOrder[timelineOrderHead]
             timelineOrderHead += 1
-            guard let index = records.index(forKey: slot.key),
-                  records.values[index].timeline.oldestSequence == slot.sequence
-            else { continue }
-            records.values[index].timeline.dropOldest()
+            let index = Int(slot.slot)
+            guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
+            tokens[index].timeline.dropOldest()
             timelineEntries -= 1
         }
-        if timelineOrderHead > 1024 && timelineOrderHead * 2 > timelineOrder.count {
+        if timelineOrderHead > 1024 && timelineOrderHead * 8 > timelineOrder.count {
             timelineOrder.removeFirst(timelineOrderHead)
             timelineOrderHead = 0
         }
         if timelineOrder.count > 2 * max(timelineEntries, 1024) {
             timelineOrder = timelineOrder[timelineOrderHead...].filter { slot in
-                guard let oldest = records[slot.key]?.timeline.oldestSequence else { return false }
+                let index = Int(slot.slot)
+                guard index < tokens.count, let oldest = tokens[index].timeline.oldestSequence else { return false }
                 return slot.sequence >= oldest
             }
             timelineOrderHead = 0
@@ -223,23 +272,23 @@ public struct LiveActivityDeviceState: Sendable {
     /// Stale at `stale-date`; ended 8 h after start; gone 12 h after start or at the dismissal time.
     /// Source: A-LADISP, A-LA.
     func applyTimeLimits(_ record: inout TokenRecord, now: Timestamp) {
-        guard let phase = record.snapshot.state, let started = record.snapshot.startedAt else { return }
+        guard let phase = record.activity.state, let started = record.activity.startedAt else { return }
         if phase == .active || phase == .stale {
             let activeEnd = started.adding(seconds: configuration.activeLifetime)
             if now >= activeEnd {
-                record.snapshot.state = .ended
-                record.snapshot.endedAt = activeEnd
-                record.snapshot.dismissAt = started.adding(seconds: configuration.totalLifetime)
-                record.snapshot.stateNote = "ended by the \(hours(configuration.activeLifetime))-hour limit at "
+                record.activity.state = .ended
+                record.activity.endedAt = activeEnd
+                record.activity.dismissAt = started.adding(seconds: configuration.totalLifetime)
+                record.activity.stateNote = "ended by the \(hours(configuration.activeLifetime))-hour limit at "
                     + UTCDateText.format(activeEnd)
-            } else if phase == .active, let stale = record.snapshot.staleDate, now >= stale {
-                record.snapshot.state = .stale
-                record.snapshot.stateNote = "stale since its stale-date \(UTCDateText.format(stale))"
+            } else if phase == .active, let stale = record.activity.staleDate, now >= stale {
+                record.activity.state = .stale
+                record.activity.stateNote = "stale since its stale-date \(UTCDateText.format(stale))"
             }
         }
-        if record.snapshot.state == .ended, let dismissAt = record.snapshot.dismissAt, now >= dismissAt {
-            record.snapshot.state = .dismissed
-            record.snapshot.stateNote = "removed from the Lock Screen at \(UTCDateText.format(dismissAt))"
+        if record.activity.state == .ended, let dismissAt = record.activity.dismissAt, now >= dismissAt {
+            record.activity.state = .dismissed
+            record.activity.stateNote = "removed from the Lock Screen at \(UTCDateText.format(dismissAt))"
         }
     }
 

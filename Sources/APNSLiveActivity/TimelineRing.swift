@@ -1,3 +1,5 @@
+import APNSCore
+
 /// The newest entries of one token's timeline, at most `limit` of them, kept in place: once full, a new entry
 /// overwrites the oldest one, so a push costs the same however long the token's history is (no array shifted or
 /// copied per push). `entries` gives them oldest first.
@@ -6,26 +8,56 @@
 /// entry across every token (`dropOldest`, `oldestSequence`) when it keeps more than its total limit
 /// (`LiveActivityDeviceState.trimTimelines`).
 struct TimelineRing: Sendable {
+    /// An entry as kept, with its sequence number: one array (one allocation per token) holds both, and the
+    /// `apns-id` takes 16 bytes rather than a string of its own per entry.
+    private struct Slot: Sendable {
+        var receivedAt: Timestamp
+        var apnsID: CompactAPNsID
+        var event: String?
+        var priority: Int
+        var timestamp: Double?
+        var outcome: LiveActivityOutcome
+        var explanation: String
+        var sequence: Int
+
+        init(entry: TimelineEntry, sequence: Int) {
+            receivedAt = entry.receivedAt
+            apnsID = CompactAPNsID(entry.apnsID)
+            event = entry.event
+            priority = entry.priority
+            timestamp = entry.timestamp
+            outcome = entry.outcome
+            explanation = entry.explanation
+            self.sequence = sequence
+        }
+
+        var entry: TimelineEntry {
+            TimelineEntry(
+                receivedAt: receivedAt, apnsID: apnsID.text, event: event, priority: priority, timestamp: timestamp,
+                outcome: outcome, explanation: explanation)
+        }
+    }
+
     /// Slots in ring order: the oldest entry at `start`, `count` entries from there (wrapping).
-    private var storage: [TimelineEntry]
-    private var sequences: [Int]
+    private var storage: [Slot]
     private var start = 0
     private(set) var count: Int
 
     init(_ entries: [TimelineEntry] = [], firstSequence: Int = 0) {
-        storage = entries
-        sequences = Array(firstSequence..<(firstSequence + entries.count))
+        storage = entries.enumerated().map { Slot(entry: $1, sequence: firstSequence + $0) }
         count = entries.count
     }
 
-    /// Oldest first. Shares the storage (no copy) while the slots hold exactly the entries in order.
+    /// Oldest first.
     var entries: [TimelineEntry] {
-        if start == 0 && count == storage.count { return storage }
-        return (0..<count).map { storage[(start + $0) % storage.count] }
+        (0..<count).map { storage[(start + $0) % storage.count].entry }
     }
 
+    /// Slots allocated, used or not.
+    var slotCount: Int { storage.count }
+
     /// The sequence number of the oldest entry (nil when empty).
-    var oldestSequence: Int? { count > 0 ? sequences[start] : nil }
+    var oldestSequence: Int? { count > 0 ? storage[start].sequence : nil }
 
     /// Adds `entry` as the newest, with the device-wide `sequence`, dropping the oldest beyond `limit` (at least
     /// 1); a limit changed since the last append is honoured at once. Returns how many entries it dropped.
@@ -33,8 +65,7 @@ struct TimelineRing: Sendable {
     mutating func append(_ entry: TimelineEntry, sequence: Int, limit: Int) -> Int {
         let limit = max(limit, 1)
         if count == limit && count == storage.count {  // full: the new entry takes the oldest one's slot
-            storage[start] = entry
-            sequences[start] = sequence
+            storage[start] = Slot(entry: entry, sequence: sequence)
             start = (start + 1) % storage.count
             return 1
         }
@@ -45,12 +76,10 @@ struct TimelineRing: Sendable {
         }
         if count < storage.count {
             let slot = (start + count) % storage.count
-            storage[slot] = entry
-            sequences[slot] = sequence
+            storage[slot] = Slot(entry: entry, sequence: sequence)
         } else {
             linearize()
-            storage.append(entry)
-            sequences.append(sequence)
+            storage.append(Slot(entry: entry, sequence: sequence))
         }
         count += 1
         return dropped
@@ -64,7 +93,6 @@ struct TimelineRing: Sendable {
         count -= 1
         if count == 0 {
             storage = []
-            sequences = []
             start = 0
         } else if storage.count >= 64 && count * 4 < storage.count {
             linearize()
@@ -75,20 +103,19 @@ struct TimelineRing: Sendable {
     /// device-wide order); returns the next free number.
     mutating func renumber(from first: Int) -> Int {
         linearize()
-        sequences = Array(first..<(first + count))
+        for index in storage.indices { storage[index].sequence = first + index }
         return first + count
     }
 
     /// The entries in order from slot 0, with no free slots.
     private mutating func linearize() {
         guard start != 0 || count != storage.count else { return }
-        let ordered = (0..<count).map { (storage[(start + $0) % storage.count], sequences[(start + $0) % storage.count]) }
-        storage = ordered.map(\.0)
-        sequences = ordered.map(\.1)
+        storage = (0..<count).map { storage[(start + $0) % storage.count] }
         start = 0
     }
 
     /// What a dropped entry's slot holds until it is reused (nothing allocated).
-    private static let vacated = TimelineEntry(
-        receivedAt: .zero, apnsID: "", event: nil, priority: 0, timestamp: nil, outcome: .applied, explanation: "")
+    private static let vacated = Slot(entry: TimelineEntry(
+        receivedAt: .zero, apnsID: "", event: nil, priority: 0, timestamp: nil, outcome: .applied, explanation: ""),
+        sequence: -1)
 }

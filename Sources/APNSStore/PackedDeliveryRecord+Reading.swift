@@ -1,0 +1,229 @@
+import APNSCore
+import Foundation
+
+extension PackedDeliveryRecord {
+    /// The record `DeliveryPacker.pack` wrote into `bytes`, with `id` and `receivedAt`; nil if the bytes are not such a record.
+    static func unpack(
+        _ bytes: [UInt8], id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
+    ) -> DeliveryRecord? {
+        var reader = PackedRecordReader(bytes: bytes, pools: pools)
+        guard let apnsID = reader.string() ?? nil,
+              let connectionID = reader.varint(),
+              let clientAddress = reader.string() ?? nil,
+              let environmentNumber = reader.byte(),
+              let tls = reader.value(pools.tls),
+              let injected = reader.value(pools.faults),
+              let clientCertificate = reader.value(pools.certificates),
+              let method = reader.string() ?? nil,
+              let deviceToken = reader.deviceToken(),
+              let path = reader.path(),
+              let headerCount = reader.varint(), headerCount <= UInt64(bytes.count)
+        else { return nil }
+        var headers: [HeaderField] = []
+        headers.reserveCapacity(Int(headerCount))
+        for _ in 0..<headerCount {
+            guard let name = reader.string() ?? nil, let value = reader.string() ?? nil else { return nil }
+            headers.append(HeaderField(name, value))
+        }
+        var providerToken: ProviderTokenSummary?
+        switch reader.byte() {
+        case 0: break
+        case 1:
+            guard let header = reader.string(), let claims = reader.string(), let fingerprint = reader.string() ?? nil
+            else { return nil }
+            providerToken = ProviderTokenSummary(header: header, claims: claims, fingerprint: fingerprint)
+        default: return nil
+        }
+        guard let payload = reader.byteArray(),
+              let status = reader.signed(),
+              let reason = reader.string(),
+              let apnsUniqueID = reader.string(),
+              let warningCount = reader.varint(), warningCount <= UInt64(bytes.count)
+        else { return nil }
+        var warnings: [PushWarning] = []
+        warnings.reserveCapacity(Int(warningCount))
+        for _ in 0..<warningCount {
+            guard let code = reader.string() ?? nil, let message = reader.string() ?? nil else { return nil }
+            warnings.append(PushWarning(code: code, message: message))
+        }
+        guard let explanation = reader.string(),
+              let ruleID = reader.string(),
+              let strict = reader.byte(),
+              let pushType = reader.string(),
+              let topic = reader.string()
+        else { return nil }
+        var liveActivity: LiveActivityOutcome?
+        switch reader.byte() {
+        case 0: break
+        case 1:
+            guard let code = reader.string() ?? nil, let text = reader.string() ?? nil else { return nil }
+            liveActivity = LiveActivityOutcome(code: code, explanation: text)
+        default: return nil
+        }
+        guard let latency = reader.signed(), reader.atEnd else { return nil }
+        let environments = APNsEnvironment.allCases
+        guard Int(environmentNumber) <= environments.count else { return nil }
+        let environment = environmentNumber == 0 ? nil : environments[Int(environmentNumber) - 1]
+        return DeliveryRecord(
+            id: id, receivedAt: receivedAt, connectionID: connectionID, clientAddress: clientAddress,
+            environment: environment, tls: tls, method: method, path: path, deviceToken: deviceToken,
+            headers: headers, providerToken: providerToken, payload: payload, status: Int(status), reason: reason,
+            apnsID: apnsID, apnsUniqueID: apnsUniqueID, warnings: warnings, explanation: explanation, ruleID: ruleID,
+            strict: strict != 0, pushType: pushType, topic: topic, liveActivity: liveActivity,
+            latencyMicroseconds: latency, injected: injected, clientCertificate: clientCertificate)
+    }
+
+    /// Whether the packed record's `apns-id` equals `apnsID` as `caseInsensitiveCompare` has it, without decoding
+    /// the rest (ASCII bytes compared directly; anything else through Foundation).
+    static func hasAPNsID(_ bytes: [UInt8], _ apnsID: String) -> Bool {
+        var reader = PackedRecordReader(bytes: bytes, pools: nil)
+        guard var stored = reader.string() ?? nil else { return false }
+        var wanted = apnsID
+        return wanted.withUTF8 { wanted in
+            stored.withUTF8 { stored in
+                if wanted.contains(where: { $0 >= 0x80 }) || stored.contains(where: { $0 >= 0x80 }) {
+                    return String(decoding: stored, as: UTF8.self).caseInsensitiveCompare(apnsID) == .orderedSame
+                }
+                return wanted.count == stored.count && !zip(wanted, stored).contains { lowered($0) != lowered($1) }
+            }
+        }
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+}
+
+/// Reads what `DeliveryPacker` wrote, field by field.
+struct PackedRecordReader {
+    let bytes: [UInt8]
+    let pools: DeliveryInternPools?
+    var position = 0
+    /// The record's device token and path once read, for the strings that repeat them.
+    private var knownDeviceToken: String?
+    private var knownPath: String?
+
+    init(bytes: [UInt8], pools: DeliveryInternPools?) {
+        self.bytes = bytes
+        self.pools = pools
+    }
+
+    var atEnd: Bool { position == bytes.count }
+
+    mutating func byte() -> UInt8? {
+        guard position < bytes.count else { return nil }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func varint() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while shift < 64, let next = byte() {
+            value |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func signed() -> Int64? {
+        guard let raw = varint() else { return nil }
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    /// The device token (.some(nil) when absent), remembered for the path that repeats it.
+    mutating func deviceToken() -> String?? {
+        let token = string()
+        if let token { knownDeviceToken = token }
+        return token
+    }
+
+    /// The path, remembered for the `:path` header that repeats it.
+    mutating func path() -> String? {
+        knownPath = string() ?? nil
+        return knownPath
+    }
+
+    /// The next string: .some(nil) for an absent one, nil when the bytes are not a string.
+    mutating func string() -> String?? {
+        switch byte().flatMap(PackedDeliveryRecord.StringTag.init(rawValue:)) {
+        case .absent: return .some(nil)
+        case .pooled:
+            guard let number = varint(), let text = pools?.strings.value(Int(number)) else { return nil }
+            return text
+        case .inline, .repeated:
+            position -= 1
+            guard let range = inlineRange() else { return nil }
+            return String(decoding: bytes[range], as: UTF8.self)
+        case .hex:
+            guard let digits = varint(), digits % 2 == 0, let upper = byte(), upper <= 1,
+                  digits / 2 <= UInt64(bytes.count - position)
+            else { return nil }
+            defer { position += Int(digits / 2) }
+            return Self.hexText(bytes[position..<(position + Int(digits / 2))], upper: upper == 1, uuid: false)
+        case .uuid:
+            guard let upper = byte(), upper <= 1, bytes.count - position >= 16 else { return nil }
+            defer { position += 16 }
+            return Self.hexText(bytes[position..<(position + 16)], upper: upper == 1, uuid: true)
+        case .devicePath:
+            guard let knownDeviceToken else { return nil }
+            return String(decoding: PackedDeliveryRecord.devicePathPrefix, as: UTF8.self) + knownDeviceToken
+        case .path:
+            return knownPath
+        case nil: return nil
+        }
+    }
+
+    /// Two hex digits a byte, with a UUID's dashes when `uuid`.
+    private static func hexText(_ packed: ArraySlice<UInt8>, upper: Bool, uuid: Bool) -> String {
+        let digits = Array((upper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        let length = packed.count * 2 + (uuid ? 4 : 0)
+        return String(unsafeUninitializedCapacity: length) { text in
+            var position = 0
+            func append(_ digit: UInt8) {
+                if uuid && PackedDeliveryRecord.isUUIDDash(position) {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                text[position] = digits[Int(digit)]
+                position += 1
+            }
+            for byte in packed {
+                append(byte >> 4)
+                append(byte & 0xF)
+            }
+            return position
+        }
+    }
+
+    /// Where the bytes of the next string are, when it is written inline or as a repeat.
+    mutating func inlineRange() -> Range<Int>? {
+        switch byte().flatMap(PackedDeliveryRecord.StringTag.init(rawValue:)) {
+        case .inline:
+            guard let count = varint(), count <= UInt64(bytes.count - position) else { return nil }
+            defer { position += Int(count) }
+            return position..<(position + Int(count))
+        case .repeated:
+            guard let start = varint(), let count = varint(), start <= UInt64(position),
+                  count <= UInt64(position) - start
+            else { return nil }
+            return Int(start)..<Int(start + count)
+        default: return nil
+        }
+    }
+
+    mutating func byteArray() -> [UInt8]? {
+        guard let count = varint(), count <= UInt64(bytes.count - position) else { return nil }
+        defer { position += Int(count) }
+        return Array(bytes[position..<(position + Int(count))])
+    }
+
+    /// A whole value written by `DeliveryPacker`: .some(nil) for nil, nil when the number is unknown.
+    mutating func value<Value>(_ pool: InternPool<Value>) -> Value?? {
+        guard let number = varint() else { return nil }
+        if number == 0 { return .some(nil) }
+        guard let value = pool.value(Int(number - 1)) else { return nil }
+        return value
+    }
+}
