@@ -24,13 +24,25 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-/// A fresh directory under the system temporary directory.
+/// The directories `TemporaryDirectory.make` created; removed when the test process exits (a store may still use
+/// its directory until the end of a test, so none is removed earlier).
+private let createdDirectories = Locked<[String]>([])
+
+private func removeCreatedDirectories() {
+    for path in createdDirectories.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A fresh directory under the system temporary directory, removed when the test process exits.
 struct TemporaryDirectory {
     let url: URL
 
     static func make() throws -> TemporaryDirectory {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("apns-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        createdDirectories.withLock { created in
+            if created.isEmpty { atexit { removeCreatedDirectories() } }
+            created.append(url.path)
+        }
         return TemporaryDirectory(url: url)
     }
 

@@ -1,8 +1,10 @@
 """Starts the real `apns-mock serve` binary for each test that asks for it, on loopback with ports chosen by the
 kernel, and stops it with SIGTERM (graceful shutdown must exit 0)."""
+import atexit
 import json
 import os
 import pathlib
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -20,7 +22,11 @@ START_TIMEOUT = 20
 
 class MockServer:
     def __init__(self, args, data_dir=None):
-        self.data_dir = data_dir or tempfile.mkdtemp(prefix="apns-mock-test-")
+        if data_dir is None:
+            data_dir = tempfile.mkdtemp(prefix="apns-mock-test-")
+            # Kept until the test run ends (a test may restart a server on the same directory), then removed.
+            atexit.register(shutil.rmtree, data_dir, ignore_errors=True)
+        self.data_dir = data_dir
         self.killed = False
         command = [BINARY, "serve", "--port", "0", "--h2c-port", "0", "--admin-port", "0",
                    "--data-dir", self.data_dir] + list(args)
