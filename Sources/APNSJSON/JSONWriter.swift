@@ -110,7 +110,9 @@ public struct JSONWriter {
                 while index < end {
                     let byte = base[index]
                     if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                        if runStart < index { output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart)) }
+                        if runStart < index {
+                            output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+                        }
                         escape(byte)
                         runStart = index + 1
                     }
