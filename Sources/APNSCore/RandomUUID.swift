@@ -17,24 +17,7 @@ public enum RandomUUID {
     static func text(high: UInt64, low: UInt64, uppercase: Bool) -> String {
         let high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
         let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
-        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
-        return digits.withUTF8Buffer { hex in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                var out = 0
-                for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        buffer[out] = UInt8(ascii: "-")
-                        out += 1
-                    }
-                    let word = index < 8 ? high : low
-                    let byte = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
-                    buffer[out] = hex[Int(byte >> 4)]
-                    buffer[out + 1] = hex[Int(byte & 0x0F)]
-                    out += 2
-                }
-                return out
-            }
-        }
+        return CanonicalUUID.text(high: high, low: low, uppercase: uppercase)
     }
 }
 

@@ -177,23 +177,25 @@ struct PackedRecordReader {
 
     /// Two hex digits a byte, with a UUID's dashes when `uuid`.
     private static func hexText(_ packed: ArraySlice<UInt8>, upper: Bool, uuid: Bool) -> String {
-        let digits = Array((upper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        let digits: StaticString = upper ? "0123456789ABCDEF" : "0123456789abcdef"
         let length = packed.count * 2 + (uuid ? 4 : 0)
-        return String(unsafeUninitializedCapacity: length) { text in
-            var position = 0
-            func append(_ digit: UInt8) {
-                if uuid && PackedDeliveryRecord.isUUIDDash(position) {
-                    text[position] = UInt8(ascii: "-")
+        return digits.withUTF8Buffer { digits in
+            String(unsafeUninitializedCapacity: length) { text in
+                var position = 0
+                func append(_ digit: UInt8) {
+                    if uuid && CanonicalUUID.isDash(at: position) {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = digits[Int(digit)]
                     position += 1
                 }
-                text[position] = digits[Int(digit)]
-                position += 1
+                for byte in packed {
+                    append(byte >> 4)
+                    append(byte & 0xF)
+                }
+                return position
             }
-            for byte in packed {
-                append(byte >> 4)
-                append(byte & 0xF)
-            }
-            return position
         }
     }
 

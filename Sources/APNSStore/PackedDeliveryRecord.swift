@@ -44,21 +44,6 @@ enum PackedDeliveryRecord {
     }
 
     static let devicePathPrefix = Array("/3/device/".utf8)
-    /// Whether a canonical UUID has a dash at `position`.
-    static func isUUIDDash(_ position: Int) -> Bool {
-        position == 8 || position == 13 || position == 18 || position == 23
-    }
-
-    /// The value of a hexadecimal digit and whether it is an upper-case letter; nil for another byte.
-    static func hexDigit(_ byte: UInt8) -> (value: UInt8, upper: Bool?)? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): (byte - UInt8(ascii: "0"), nil)
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): (byte - UInt8(ascii: "a") + 10, false)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): (byte - UInt8(ascii: "A") + 10, true)
-        default: nil
-        }
-    }
-
     /// Header values that differ from push to push: written out, never pooled (they would fill the pool).
     static let unpooledHeaders = [":path", "apns-id", "apns-expiration", "apns-collapse-id"]
 }
@@ -231,12 +216,12 @@ struct DeliveryPacker: Sendable {
         var upper: Bool?
         var pending: UInt8?
         for (position, byte) in utf8.enumerated() {
-            if form == .uuid && PackedDeliveryRecord.isUUIDDash(position) {
+            if form == .uuid && CanonicalUUID.isDash(at: position) {
                 if byte == UInt8(ascii: "-") { continue }
                 bytes.removeSubrange(mark...)
                 return false
             }
-            guard let digit = PackedDeliveryRecord.hexDigit(byte), digit.upper == nil || upper == nil
+            guard let digit = CanonicalUUID.hexDigit(byte), digit.upper == nil || upper == nil
                 || digit.upper == upper
             else {
                 bytes.removeSubrange(mark...)

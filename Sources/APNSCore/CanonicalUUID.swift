@@ -1,0 +1,66 @@
+/// A UUID's canonical text, `8-4-4-4-12` hexadecimal digits (the form of an `apns-id`, A-SEND), read and written as
+/// bytes: what `RandomUUID` writes, and what the simulated device's timeline and the in-memory store keep as 16
+/// bytes instead of a 36-character string.
+public enum CanonicalUUID {
+    /// Whether the canonical text has a dash at `position` (0-based).
+    @inlinable public static func isDash(at position: Int) -> Bool {
+        position == 8 || position == 13 || position == 18 || position == 23
+    }
+
+    /// The value of a hexadecimal digit and whether it is an upper-case letter (nil for a decimal digit); nil for
+    /// any other byte.
+    @inlinable public static func hexDigit(_ byte: UInt8) -> (value: UInt8, upper: Bool?)? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): (byte - UInt8(ascii: "0"), nil)
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): (byte - UInt8(ascii: "a") + 10, false)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): (byte - UInt8(ascii: "A") + 10, true)
+        default: nil
+        }
+    }
+
+    /// The 128 bits of canonical text whose letters are all of one case, and whether they are upper case (nil when
+    /// there are none); nil for any other text.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64, uppercase: Bool?)? {
+        guard bytes.count == 36 else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var letterCase: Bool?
+        var digits = 0
+        for (position, byte) in bytes.enumerated() {
+            if isDash(at: position) {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard let digit = hexDigit(byte) else { return nil }
+            if let upper = digit.upper {
+                guard letterCase == nil || letterCase == upper else { return nil }
+                letterCase = upper
+            }
+            if digits < 16 { high = high << 4 | UInt64(digit.value) } else { low = low << 4 | UInt64(digit.value) }
+            digits += 1
+        }
+        return (high, low, letterCase)
+    }
+
+    /// The canonical text of 128 bits, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` (or lower case).
+    public static func text(high: UInt64, low: UInt64, uppercase: Bool) -> String {
+        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
+        return digits.withUTF8Buffer { hex in
+            String(unsafeUninitializedCapacity: 36) { buffer in
+                var out = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        buffer[out] = UInt8(ascii: "-")
+                        out += 1
+                    }
+                    let word = index < 8 ? high : low
+                    let byte = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
+                    buffer[out] = hex[Int(byte >> 4)]
+                    buffer[out + 1] = hex[Int(byte & 0x0F)]
+                    out += 2
+                }
+                return out
+            }
+        }
+    }
+}
