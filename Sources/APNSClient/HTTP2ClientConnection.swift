@@ -60,7 +60,7 @@ public final class HTTP2ClientConnection {
         session.drainOutput(into: &output)
         let start = ContinuousClock.now
         while session.settingsFramesReceived == 0 {
-            let remaining = timeout - Self.seconds(ContinuousClock.now - start)
+            let remaining = timeout - (ContinuousClock.now - start).inSeconds
             guard remaining > 0 else { throw .protocolError("\(endpoint) sent no HTTP/2 SETTINGS within \(timeout) s") }
             let (readable, writable) = socket.wait(write: hasOutput, timeout: remaining)
             if writable { flush() }
@@ -117,7 +117,7 @@ public final class HTTP2ClientConnection {
             }
             flush()
             let now = ContinuousClock.now
-            let soonest = deadlines.values.min().map { Self.seconds($0 - now) } ?? pause
+            let soonest = deadlines.values.min().map { ($0 - now).inSeconds } ?? pause
             let (readable, writable) = socket.wait(write: hasOutput, timeout: min(pause, max(0, soonest)))
             if writable { flush() }
             if readable { readAvailable(firstContact: false) }
@@ -236,7 +236,4 @@ public final class HTTP2ClientConnection {
         return String(text.prefix { $0 != "\r" && $0 != "\n" })
     }
 
-    public static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -93,7 +93,7 @@ public final class PushSender: Sendable {
         group.wait()
         return state.withLock { state in
             var summary = state.summary
-            summary.elapsed = HTTP2ClientConnection.seconds(ContinuousClock.now - started)
+            summary.elapsed = (ContinuousClock.now - started).inSeconds
             summary.connectionsOpened = state.connectionsOpened
             return summary
         }
@@ -214,7 +214,7 @@ public final class PushSender: Sendable {
             let push = queue.push(at: attempt.index)
             var outcome = PushOutcome(
                 index: attempt.index, deviceToken: push.deviceToken, attempts: attempt.attempt,
-                latency: HTTP2ClientConnection.seconds(ContinuousClock.now - attempt.started), connection: number)
+                latency: (ContinuousClock.now - attempt.started).inSeconds, connection: number)
             outcome.history = attempt.history
             switch result {
             case .success(let response):

@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 
 /// The pushes of one run, shared by the connections that send them: which push goes next, which wait for a retry,
@@ -67,7 +68,7 @@ final class PushWorkQueue: @unchecked Sendable {
             return .push(index: nextIndex - 1, attempt: 1)
         }
         if let soonest = retries.map(\.readyAt).min() {
-            return .wait(max(0.001, HTTP2ClientConnection.seconds(soonest - now)))
+            return .wait(max(0.001, (soonest - now).inSeconds))
         }
         return .done
     }

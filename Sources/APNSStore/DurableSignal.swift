@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 
 /// The highest durable id, and a condition variable that wakes long polls when it moves. Shared by both stores so
@@ -57,8 +58,7 @@ final class DurableSignal: @unchecked Sendable {
         next: (_ afterID: Int64) throws(DeliveryStoreError) -> DeliveryRecord?
     ) throws(DeliveryStoreError) -> DeliveryRecord? {
         let clamped = min(max(timeout, .zero), maxWait)
-        let seconds = Double(clamped.components.seconds) + Double(clamped.components.attoseconds) / 1e18
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(clamped.inSeconds)
         var scanFrom = afterID
         while true {
             let seen = current

@@ -43,13 +43,9 @@ public final class SQLiteDeliveryArchive: DeliveryReader {
             if let record = try reader.deliveries(query).first { return record }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { return nil }
-            Thread.sleep(forTimeInterval: Self.seconds(min(remaining, Self.pollInterval)))
+            Thread.sleep(forTimeInterval: min(remaining, Self.pollInterval).inSeconds)
         }
     }
 
     static let pollInterval: Duration = .milliseconds(500)
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

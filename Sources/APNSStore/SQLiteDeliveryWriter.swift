@@ -81,7 +81,6 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         var highestID: Int64 = 0
         // The rows to index once committed: those after the batch's last reset (a reset deletes what came before).
         var indexed: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)] = []
-        var resetInBatch = false
         var firstKept: Int64?
         let outcome: Result<Void, DeliveryStoreError>
         do throws(DeliveryStoreError) {
@@ -95,7 +94,6 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
                 case .reset:
                     try deleteAll.run()
                     resetCounts.append(connection.changes)
-                    resetInBatch = true
                     indexed.removeAll()
                 case .barrier:
                     break
@@ -110,7 +108,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         }
         if case .success = outcome {
             // Before the completions: whoever gets a 200 can look the record up at once.
-            if resetInBatch { lookups.removeAll() }
+            if !resetCounts.isEmpty { lookups.removeAll() }
             lookups.add(indexed)
             if let firstKept { lookups.dropRows(below: firstKept) }
         }

@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 
 /// What the writer thread does, in the order commands were queued.
@@ -107,7 +108,7 @@ final class WriterQueue: @unchecked Sendable {
         let due = lastTake + batchInterval
         var now = ContinuousClock.Instant.now
         while lastBatchCount > 1 && now < due && pending.count < Self.maximumBatch && !urgent && !closed {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.seconds(now.duration(to: due))))
+            _ = condition.wait(until: Date(timeIntervalSinceNow: now.duration(to: due).inSeconds))
             now = .now
         }
         lastTake = now
@@ -121,10 +122,6 @@ final class WriterQueue: @unchecked Sendable {
         let batch = Array(pending.prefix(Self.maximumBatch))
         pending.removeFirst(Self.maximumBatch)
         return batch
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// No more commands are accepted; the writer drains what is queued and exits.

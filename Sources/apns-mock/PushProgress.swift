@@ -1,3 +1,4 @@
+import APNSCore
 import APNSClient
 import Foundation
 
@@ -33,7 +34,7 @@ final class PushProgress: @unchecked Sendable {
 
     func draw() {
         let done = sender.completed
-        let elapsed = max(0.001, HTTP2ClientConnection.seconds(ContinuousClock.now - started))
+        let elapsed = max(0.001, (ContinuousClock.now - started).inSeconds)
         lock.withLock {
             guard running else { return }
             FileHandle.standardError.write(Data(String(format: "\r%d/%d answered, %.0f/s ", done, total, Double(done) / elapsed).utf8))
