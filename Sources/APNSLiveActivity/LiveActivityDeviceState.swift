@@ -13,11 +13,10 @@ public struct LiveActivityDeviceState: Sendable {
     var order: [String] = []
     /// Where each token's record is in `tokens`.
     var slots: [String: Int] = [:]
-    /// Every timeline entry kept, as (token's slot, sequence) in the order appended (`timelineOrderHead` on), so the
+    /// Every timeline entry kept, as (token's slot, sequence) in the order appended, so the
     /// oldest across tokens goes first once more than `configuration.timelineTotalLimit` are kept. Slots of entries
     /// a token's own limit already dropped are skipped when reached.
-    var timelineOrder: [TimelineSlot] = []
-    var timelineOrderHead = 0
+    var timelineOrder = FrontDroppingArray<TimelineSlot>()
     /// Entries kept in every token's timeline together, and the next sequence number.
     var timelineEntries = 0
     var nextTimelineSequence = 0
@@ -87,8 +86,7 @@ public struct LiveActivityDeviceState: Sendable {
         tokens = []
         order = []
         slots = [:]
-        timelineOrder = []
-        timelineOrderHead = 0
+        timelineOrder = FrontDroppingArray()
         timelineEntries = 0
     }
 
@@ -210,9 +208,7 @@ public struct LiveActivityDeviceState: Sendable {
     /// with one vacated (100,000 tokens: ~10 MB).
     private mutating func makeRoom(in record: inout TokenRecord, slot current: Int) {
         let limit = max(configuration.timelineTotalLimit, 1)
-        while timelineEntries >= limit, timelineOrderHead < timelineOrder.count {
-            let slot = timelineOrder[timelineOrderHead]
-            timelineOrderHead += 1
+        while timelineEntries >= limit, let slot = timelineOrder.popFirst() {
             let index = Int(slot.slot)
             if index == current {
                 guard record.timeline.oldestSequence == slot.sequence else { continue }
@@ -237,28 +233,21 @@ public struct LiveActivityDeviceState: Sendable {
 
     /// Drops the oldest entries across every token while more than `configuration.timelineTotalLimit` are kept (the
     /// device remembers every token it has seen, so without this its memory grows with tokens × `timelineLimit`),
-    /// then forgets the slots it has passed, and stale ones when they outnumber the entries kept.
+    /// then forgets stale slots when they outnumber the entries kept (passed slots go as they are dropped).
     mutating func trimTimelines() {
         let limit = max(configuration.timelineTotalLimit, 1)
-        while timelineEntries > limit, timelineOrderHead < timelineOrder.count {
-            let slot = timelineOrder[timelineOrderHead]
-            timelineOrderHead += 1
+        while timelineEntries > limit, let slot = timelineOrder.popFirst() {
             let index = Int(slot.slot)
             guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
             tokens[index].timeline.dropOldest()
             timelineEntries -= 1
         }
-        if timelineOrderHead > 1024 && timelineOrderHead * 8 > timelineOrder.count {
-            timelineOrder.removeFirst(timelineOrderHead)
-            timelineOrderHead = 0
-        }
-        if timelineOrder.count > 2 * max(timelineEntries, 1024) {
-            timelineOrder = timelineOrder[timelineOrderHead...].filter { slot in
+        if timelineOrder.storageCount > 2 * max(timelineEntries, 1024) {
+            timelineOrder = FrontDroppingArray(timelineOrder.elements.filter { slot in
                 let index = Int(slot.slot)
                 guard index < tokens.count, let oldest = tokens[index].timeline.oldestSequence else { return false }
                 return slot.sequence >= oldest
-            }
-            timelineOrderHead = 0
+            })
         }
     }
 

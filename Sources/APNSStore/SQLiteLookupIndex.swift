@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 import Synchronization
 
@@ -10,31 +11,6 @@ import Synchronization
 /// rowid lookup of the candidate rows and still compares the text, so a key collision costs a row read, never a
 /// wrong answer. The writer thread fills it from the file before its first commit (`load`); lookups wait until then.
 final class SQLiteLookupIndex: Sendable {
-    /// The ids of one token's rows, oldest first; dropped from the front as retention deletes rows.
-    struct RowIDs {
-        fileprivate var ids: [Int64] = []
-        fileprivate var start = 0
-
-        var isEmpty: Bool { start == ids.count }
-        /// Oldest first.
-        var all: ArraySlice<Int64> { ids[start...] }
-
-        fileprivate mutating func append(_ id: Int64) { ids.append(id) }
-
-        /// Drops the oldest id when it is `id`; compacts once half of the storage is dropped ids.
-        fileprivate mutating func dropFirst(ifEqualTo id: Int64) {
-            guard start < ids.count, ids[start] == id else { return }
-            start += 1
-            if start == ids.count {
-                ids.removeAll(keepingCapacity: false)
-                start = 0
-            } else if start >= 32 && start * 2 >= ids.count {
-                ids.removeFirst(start)
-                start = 0
-            }
-        }
-    }
-
     private struct Row {
         let id: Int64
         let apnsKey: Int64
@@ -45,10 +21,10 @@ final class SQLiteLookupIndex: Sendable {
         /// apns-id key → the newest row with that key (a newer row with the same apns-id hides older ones, as
         /// `delivery(apnsID:)` answers the newest).
         var newestByAPNsKey: [Int64: Int64] = [:]
-        var rowsByTokenKey: [Int64: RowIDs] = [:]
+        /// token key → its rows, oldest first.
+        var rowsByTokenKey: [Int64: FrontDroppingArray<Int64>] = [:]
         /// Every indexed row, oldest first (ids ascend), for dropping what retention deleted.
-        var rows: [Row] = []
-        var firstRow = 0
+        var rows = FrontDroppingArray<Row>()
     }
 
     private let state = Mutex(State())
@@ -96,21 +72,13 @@ final class SQLiteLookupIndex: Sendable {
     /// Forgets the rows with an id below `firstKept` (retention deleted them).
     func dropRows(below firstKept: Int64) {
         state.withLock { state in
-            while state.firstRow < state.rows.count, state.rows[state.firstRow].id < firstKept {
-                let row = state.rows[state.firstRow]
-                state.firstRow += 1
+            while let row = state.rows.first, row.id < firstKept {
+                state.rows.popFirst()
                 if state.newestByAPNsKey[row.apnsKey] == row.id { state.newestByAPNsKey[row.apnsKey] = nil }
-                if let tokenKey = row.tokenKey {
-                    state.rowsByTokenKey[tokenKey]?.dropFirst(ifEqualTo: row.id)
+                if let tokenKey = row.tokenKey, state.rowsByTokenKey[tokenKey]?.first == row.id {
+                    state.rowsByTokenKey[tokenKey]?.popFirst()
                     if state.rowsByTokenKey[tokenKey]?.isEmpty == true { state.rowsByTokenKey[tokenKey] = nil }
                 }
-            }
-            if state.firstRow == state.rows.count {
-                state.rows.removeAll(keepingCapacity: true)
-                state.firstRow = 0
-            } else if state.firstRow >= 1024 && state.firstRow * 2 >= state.rows.count {
-                state.rows.removeFirst(state.firstRow)
-                state.firstRow = 0
             }
         }
     }
@@ -129,15 +97,15 @@ final class SQLiteLookupIndex: Sendable {
     /// The rows whose token has `key`, oldest first.
     func rows(tokenKey key: Int64) -> [Int64] {
         waitUntilReady()
-        return state.withLock { state in state.rowsByTokenKey[key].map { Array($0.all) } ?? [] }
+        return state.withLock { state in state.rowsByTokenKey[key].map { Array($0.elements) } ?? [] }
     }
 
     /// How many rows are indexed (tests).
-    var count: Int { state.withLock { $0.rows.count - $0.firstRow } }
+    var count: Int { state.withLock { $0.rows.count } }
 
     private static func add(id: Int64, apnsKey: Int64, tokenKey: Int64?, to state: inout State) {
         state.rows.append(Row(id: id, apnsKey: apnsKey, tokenKey: tokenKey))
         state.newestByAPNsKey[apnsKey] = id
-        if let tokenKey { state.rowsByTokenKey[tokenKey, default: RowIDs()].append(id) }
+        if let tokenKey { state.rowsByTokenKey[tokenKey, default: FrontDroppingArray(minimumCompaction: 32)].append(id) }
     }
 }
