@@ -12,7 +12,7 @@ import PackageDescription
 ///     APNSTransport (nghttp2/libevent/TLS; sees HTTPContract only, never an APNs type),
 ///     APNSCrypto (ES256), APNSStore (SQLite; also the one `DeliveryReader` every read goes through),
 ///     APNSAdmin (the admin API server on evhttp, its router and the inspector files).
-///   APNSAdminClient (URLSession client of the admin API) and DeliveryRendering (tables and explanations for
+///   APNSAdminClient (HTTP/1.1 client of the admin API, over APNSClient's socket) and DeliveryRendering (tables and explanations for
 ///     a terminal): the command line's side, apart from the server.
 ///   APNSConformance: graders of other senders (pure, fed the admin API's records).
 ///   APNSMock: wires core and edges into the server; apns-mock: the command line.
@@ -60,7 +60,7 @@ let package = Package(
             name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
             resources: [.copy("Inspector")]
         ),
-        .target(name: "APNSAdminClient", dependencies: ["APNSJSON", "APNSCore", "APNSStore"]),
+        .target(name: "APNSAdminClient", dependencies: ["APNSJSON", "APNSCore", "APNSStore", "APNSClient"]),
         .target(name: "DeliveryRendering", dependencies: ["APNSCore", "APNSStore"]),
         // Appends records under load and prints each id once durable; the kill -9 test in APNSStoreTests runs it.
         .executableTarget(name: "store-crash-writer", dependencies: ["APNSStore", "APNSCore"]),

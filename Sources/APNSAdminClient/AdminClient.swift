@@ -1,9 +1,7 @@
+import APNSClient
 import APNSJSON
 import APNSStore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A blocking client of the admin API for the command line (`apns-mock deliveries`, `apns-mock explain`).
 public struct AdminClient: DeliveryReader, Sendable {
@@ -11,11 +9,15 @@ public struct AdminClient: DeliveryReader, Sendable {
 
     public let baseURL: URL
     public let bearerToken: String?
+    private let host: String
+    private let port: Int
 
     public init(host: String, port: Int, bearerToken: String? = nil) {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         baseURL = URL(string: "http://\(bracketed):\(port)")!
         self.bearerToken = bearerToken
+        self.host = host
+        self.port = port
     }
 
     /// `GET /api/deliveries` with a query.
@@ -76,23 +78,14 @@ public struct AdminClient: DeliveryReader, Sendable {
 
     private func get(_ path: String, _ items: [(String, String)], timeout: TimeInterval = 30) throws -> (Int, Data) {
         let query = items.isEmpty ? "" : "?" + QueryString.encode(items)
-        guard let url = URL(string: baseURL.absoluteString + path + query) else { throw AdminClientError.badURL(path) }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
-        let outcome = ResultBox()
-        let done = DispatchSemaphore(value: 0)
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            if let error {
-                outcome.set(.failure(AdminClientError.unreachable(self.baseURL.absoluteString, "\(error.localizedDescription)")))
-            } else {
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                outcome.set(.success((status, data ?? Data())))
-            }
-            done.signal()
+        let headers = bearerToken.map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
+        do {
+            let response = try HTTP1Exchange.send(
+                "GET", path + query, host: host, port: port, headers: headers, timeout: timeout)
+            return (response.status, Data(response.body))
+        } catch {
+            throw AdminClientError.unreachable(baseURL.absoluteString, error.description)
         }
-        task.resume()
-        done.wait()
-        return try outcome.get()
     }
 
     private static func expect(_ wanted: Int, _ status: Int, _ body: Data) throws {
@@ -102,24 +95,14 @@ public struct AdminClient: DeliveryReader, Sendable {
             throw AdminClientError.status(status, message)
         }
     }
-
-    /// Carries a task's result from URLSession's delegate queue to the waiting thread.
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var result: Result<(Int, Data), any Error> = .failure(AdminClientError.badURL(""))
-        func set(_ value: Result<(Int, Data), any Error>) { lock.lock(); result = value; lock.unlock() }
-        func get() throws -> (Int, Data) { lock.lock(); defer { lock.unlock() }; return try result.get() }
-    }
 }
 
 public enum AdminClientError: Error, CustomStringConvertible {
-    case badURL(String)
     case unreachable(String, String)
     case status(Int, String)
 
     public var description: String {
         switch self {
-        case .badURL(let path): return "cannot build a URL for \(path)"
         case .unreachable(let url, let detail):
             return "no apns-mock admin API at \(url) (\(detail)); is the server running? Use --data-dir to read the store file instead"
         case .status(let status, let message): return "admin API answered \(status): \(message)"

@@ -1,38 +1,28 @@
+import APNSClient
 import APNSJSON
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Raw JSON requests to the embedded mock's admin API (`check`, `conformance sender`): the graders read the
 /// delivery JSON the admin API publishes, not the store's types.
 struct AdminHTTP: Sendable {
+    /// `http://host:port`, as users pass it (`--admin-url`) and as the embedded mock builds it.
     let baseURL: String
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     func request(_ method: String, _ path: String, body: Data? = nil, timeout: TimeInterval = 30) throws -> (status: Int, body: Data) {
-        guard let url = URL(string: baseURL + path) else { throw Failure(description: "bad admin URL \(baseURL + path)") }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "content-type")
+        guard let endpoint = HTTP2Endpoint(url: baseURL), !endpoint.useTLS else {
+            throw Failure(description: "bad admin URL \(baseURL) (expected http://HOST:PORT)")
         }
-        final class Box: @unchecked Sendable { var result: Result<(Int, Data), Error> = .failure(Failure(description: "no answer")) }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { data, response, error in
-            if let error {
-                box.result = .failure(Failure(description: "admin API \(url): \(error.localizedDescription)"))
-            } else {
-                box.result = .success(((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
-            }
-            done.signal()
-        }.resume()
-        done.wait()
-        let (status, data) = try box.result.get()
-        return (status, data)
+        let headers = body == nil ? [] : [(name: "Content-Type", value: "application/json")]
+        do {
+            let response = try HTTP1Exchange.send(
+                method, path, host: endpoint.host, port: endpoint.port, headers: headers, body: body.map { Array($0) },
+                timeout: timeout)
+            return (response.status, Data(response.body))
+        } catch {
+            throw Failure(description: "admin API \(baseURL + path): \(error.description)")
+        }
     }
 
     /// Every delivery with an id above `afterID`, oldest first, page by page.
@@ -51,3 +41,4 @@ struct AdminHTTP: Sendable {
         return pages
     }
 }
+
