@@ -4,25 +4,47 @@ import APNSCore
 /// and what each push did to it. Thread-safe; all rules are in `LiveActivityDeviceState`.
 public final class LiveActivityDevice: Sendable {
     let state: Locked<LiveActivityDeviceState>
+    /// The configuration's schemas and timestamp tolerance, which a push's payload check needs before the device's
+    /// lock is taken (set with the configuration, under that lock).
+    private let checkSettings: Locked<CheckSettings>
+
+    private struct CheckSettings {
+        var schemas: [ActivitySchema]
+        var futureTimestampTolerance: Double
+
+        init(_ configuration: LiveActivityConfiguration) {
+            schemas = configuration.schemas
+            futureTimestampTolerance = configuration.futureTimestampTolerance
+        }
+    }
 
     public init(
         configuration: LiveActivityConfiguration = LiveActivityConfiguration(),
         makeUpdateToken: @escaping @Sendable () -> String = UpdateTokenGenerator.random
     ) {
         state = Locked(LiveActivityDeviceState(configuration: configuration, makeUpdateToken: makeUpdateToken))
+        checkSettings = Locked(CheckSettings(configuration))
     }
 
     /// What the device does with a push APNs accepted.
     public func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
-        state.withLock { $0.receive(push, now: now) }
+        switch receive(push, now: now, admit: { _ in true }) {
+        case .received(let result): result
+        case .refused: preconditionFailure("admit always returns true")
+        }
     }
 
     /// What the device does with a push APNs accepted, once `admit` (called under the device's lock with the
-    /// payload's warnings) lets it through; a refused push changes nothing.
+    /// payload's warnings) lets it through; a refused push changes nothing. What depends only on the push (most of
+    /// the payload check) is done before the lock is taken, so the event-loop threads wait for each other only
+    /// while the activity is read and changed.
     public func receive(
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
-        state.withLock { $0.receive(push, now: now, admit: admit) }
+        let settings = checkSettings.withLock { $0 }
+        let prepared = PreparedPush(
+            push, now: now, schemas: settings.schemas, futureTimestampTolerance: settings.futureTimestampTolerance)
+        return state.withLock { $0.receive(push, prepared: prepared, now: now, admit: admit) }
     }
 
     /// The token's activity and timeline as of `now`.
@@ -43,6 +65,11 @@ public final class LiveActivityDevice: Sendable {
     /// The configuration in force; setting it keeps activities and timelines.
     public var configuration: LiveActivityConfiguration {
         get { state.withLock { $0.configuration } }
-        set { state.withLock { $0.configuration = newValue } }
+        set {
+            state.withLock { state in
+                state.configuration = newValue
+                checkSettings.withLock { $0 = CheckSettings(newValue) }
+            }
+        }
     }
 }
