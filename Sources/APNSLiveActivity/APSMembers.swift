@@ -20,23 +20,24 @@ struct APSMembers {
     var hasUnknownKey = false
 
     init(_ members: [JSONMember]) {
-        for member in members {
-            guard let key = APSKey(member.key) else {
+        // By index: a `for member in members` loop copies each member out (key and value retained, then released).
+        for index in members.indices {
+            guard let key = APSKey(members[index].key) else {
                 hasUnknownKey = true
                 continue
             }
             switch key {
-            case .event: if event == nil { event = member.value }
-            case .timestamp: if timestamp == nil { timestamp = member.value }
-            case .contentState: if contentState == nil { contentState = member.value }
-            case .attributesType: if attributesType == nil { attributesType = member.value }
-            case .attributes: if attributes == nil { attributes = member.value }
-            case .alert: if alert == nil { alert = member.value }
-            case .staleDate: if staleDate == nil { staleDate = member.value }
-            case .dismissalDate: if dismissalDate == nil { dismissalDate = member.value }
-            case .relevanceScore: if relevanceScore == nil { relevanceScore = member.value }
-            case .inputPushToken: if inputPushToken == nil { inputPushToken = member.value }
-            case .inputPushChannel: if inputPushChannel == nil { inputPushChannel = member.value }
+            case .event: if event == nil { event = members[index].value }
+            case .timestamp: if timestamp == nil { timestamp = members[index].value }
+            case .contentState: if contentState == nil { contentState = members[index].value }
+            case .attributesType: if attributesType == nil { attributesType = members[index].value }
+            case .attributes: if attributes == nil { attributes = members[index].value }
+            case .alert: if alert == nil { alert = members[index].value }
+            case .staleDate: if staleDate == nil { staleDate = members[index].value }
+            case .dismissalDate: if dismissalDate == nil { dismissalDate = members[index].value }
+            case .relevanceScore: if relevanceScore == nil { relevanceScore = members[index].value }
+            case .inputPushToken: if inputPushToken == nil { inputPushToken = members[index].value }
+            case .inputPushChannel: if inputPushChannel == nil { inputPushChannel = members[index].value }
             case .other: break
             }
         }

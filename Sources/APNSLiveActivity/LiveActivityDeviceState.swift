@@ -123,12 +123,16 @@ public struct LiveActivityDeviceState: Sendable {
         }
         applyTimeLimits(&record, now: now)
         let hasActivity = record.activity.state != nil
-        let check = prepared.check.wasPrepared(for: configuration, now: now)
-            ? prepared.check : PreparedPush(push, now: now, configuration: configuration).check
-        let report = check.finish(
-            activityAttributesType: hasActivity ? record.activity.attributesType : nil,
-            activityAttributes: hasActivity ? record.activity.attributes : nil,
-            lastAppliedTimestamp: hasActivity ? record.activity.lastAppliedTimestamp : nil)
+        let activityAttributesType = hasActivity ? record.activity.attributesType : nil
+        let activityAttributes = hasActivity ? record.activity.attributes : nil
+        let lastAppliedTimestamp = hasActivity ? record.activity.lastAppliedTimestamp : nil
+        let report = prepared.check.wasPrepared(for: configuration, now: now)
+            ? prepared.check.finish(
+                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
+                lastAppliedTimestamp: lastAppliedTimestamp)
+            : PreparedPush(push, now: now, configuration: configuration).check.finish(
+                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
+                lastAppliedTimestamp: lastAppliedTimestamp)
         guard admit(report.warnings) else {
             // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
             if let slot { swap(&record, &tokens[slot]) }
@@ -136,7 +140,7 @@ public struct LiveActivityDeviceState: Sendable {
         }
         let decision = decide(push, report: report, record: &record, now: now)
         let entry = TimelineEntry(
-            receivedAt: now, apnsID: push.apnsID, event: check.eventText, priority: push.priority,
+            receivedAt: now, apnsID: push.apnsID, event: prepared.check.eventText, priority: push.priority,
             timestamp: report.payload?.timestamp, outcome: decision.outcome, explanation: decision.explanation)
         if let slot {
             appendToTimeline(entry, apnsID: prepared.apnsID, of: &record, slot: slot)

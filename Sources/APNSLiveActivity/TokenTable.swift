@@ -5,8 +5,13 @@ struct TokenKey: Sendable {
     let hash: Int
 
     init(_ text: String) {
+        self.init(text, hash: text.hashValue)
+    }
+
+    /// A key with a given hash (tests make two tokens collide with it).
+    init(_ text: String, hash: Int) {
         self.text = text
-        hash = text.hashValue
+        self.hash = hash
     }
 }
 
