@@ -1,11 +1,16 @@
 import APNSCore
+import Synchronization
 
 /// The simulated device, shared by every connection: it keeps, per token, the Live Activity the device would show
 /// and what each push did to it. Thread-safe; all rules are in `LiveActivityDeviceState`.
 public final class LiveActivityDevice: Sendable {
     let state: Locked<LiveActivityDeviceState>
     /// The configuration's schemas and timestamp tolerance, which a push's payload check needs before the device's
-    /// lock is taken (set with the configuration, under that lock).
+    /// lock is taken: as the device was made, read without any lock until a configuration is set
+    /// (`settingsChanged`), then from `checkSettings` (set with the configuration, under the device's lock). Either
+    /// way the check is done again under that lock if the configuration in force differs from what it used.
+    private let initialSettings: CheckSettings
+    private let settingsChanged = Atomic<Bool>(false)
     private let checkSettings: Locked<CheckSettings>
 
     private struct CheckSettings {
@@ -23,7 +28,8 @@ public final class LiveActivityDevice: Sendable {
         makeUpdateToken: @escaping @Sendable () -> String = UpdateTokenGenerator.random
     ) {
         state = Locked(LiveActivityDeviceState(configuration: configuration, makeUpdateToken: makeUpdateToken))
-        checkSettings = Locked(CheckSettings(configuration))
+        initialSettings = CheckSettings(configuration)
+        checkSettings = Locked(initialSettings)
     }
 
     /// What the device does with a push APNs accepted.
@@ -41,7 +47,8 @@ public final class LiveActivityDevice: Sendable {
     public func receive(
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
-        let settings = checkSettings.withLock { $0 }
+        // A second lock taken by every push would make the event-loop threads meet twice.
+        let settings = settingsChanged.load(ordering: .acquiring) ? checkSettings.withLock { $0 } : initialSettings
         let prepared = PreparedPush(
             push, now: now, schemas: settings.schemas, futureTimestampTolerance: settings.futureTimestampTolerance)
         return state.withLock { $0.receive(push, prepared: prepared, now: now, admit: admit) }
@@ -69,6 +76,7 @@ public final class LiveActivityDevice: Sendable {
             state.withLock { state in
                 state.configuration = newValue
                 checkSettings.withLock { $0 = CheckSettings(newValue) }
+                settingsChanged.store(true, ordering: .releasing)
             }
         }
     }

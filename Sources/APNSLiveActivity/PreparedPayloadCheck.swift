@@ -12,16 +12,17 @@ struct PreparedPayloadCheck: Sendable {
     private(set) var report: LiveActivityPayloadReport
     private var pending: Pending?
     /// `aps.event` as the timeline keeps it: its text, or its JSON when it is not a string.
-    let eventText: String?
+    private(set) var eventText: String?
     let now: Timestamp
     let schemas: [ActivitySchema]
     let futureTimestampTolerance: Double
 
     private struct Pending: Sendable {
         let event: LiveActivityEvent
-        /// `aps.timestamp` as sent, when it is a number, and where the older-than-applied warning goes: after the
-        /// timestamp's own.
-        let timestamp: (raw: JSONValue, olderWarningIndex: Int)?
+        /// `aps.timestamp` as sent, when it is a number (nil otherwise: then it is not compared).
+        let rawTimestamp: JSONValue?
+        /// Where the older-than-applied warning goes: after the timestamp's own.
+        let olderWarningIndex: Int
         /// Whether the decoding's results and warnings are in `report` already (they are unless an update's
         /// schema depends on the activity's type).
         let isDecoded: Bool
@@ -38,8 +39,12 @@ struct PreparedPayloadCheck: Sendable {
         self.now = now
         self.schemas = schemas
         self.futureTimestampTolerance = futureTimestampTolerance
+        // Every stored property is set first, so the checks below write into `report` in place (no report built
+        // aside and copied in at each exit).
+        report = LiveActivityPayloadReport()
+        pending = nil
+        eventText = nil
         typealias Checker = LiveActivityPayloadChecker
-        var report = LiveActivityPayloadReport()
         if bytes.count > Checker.payloadLimit {
             report.warnings.append(LiveActivityWarningCode.payloadTooLarge.warning(
                 "payload is \(bytes.count) bytes, over the \(Checker.payloadLimit)-byte limit: real APNs answers 413 "
@@ -54,16 +59,12 @@ struct PreparedPayloadCheck: Sendable {
             } catch {
                 report.warnings.append(LiveActivityWarningCode.payloadNotJSON.warning(
                     "body is not JSON (\(error.description)): the device cannot read it"))
-                self.report = report
-                eventText = nil
                 return
             }
         }
         guard let aps = json["aps"], case .object(let apsMembers) = aps else {
             report.warnings.append(LiveActivityWarningCode.apsMissing.warning(
                 "body has no \"aps\" object: a Live Activity push carries its event, timestamp and content-state in aps"))
-            self.report = report
-            eventText = nil
             return
         }
         let members = APSMembers(apsMembers)
@@ -71,13 +72,10 @@ struct PreparedPayloadCheck: Sendable {
         eventText = members.event.map(Self.eventText)
         report.payload = payload
         Checker.checkUnknownKeys(payload, members: members, into: &report)
-        guard Checker.checkEvent(payload, members: members, into: &report), let event = payload.event else {
-            self.report = report
-            return
-        }
+        guard Checker.checkEvent(payload, members: members, into: &report), let event = payload.event else { return }
         Checker.checkTimestamp(
             payload, members: members, now: now, futureTimestampTolerance: futureTimestampTolerance, into: &report)
-        let timestamp = payload.timestamp == nil ? nil : members.timestamp.map { (raw: $0, olderWarningIndex: report.warnings.count) }
+        let olderWarningIndex = report.warnings.count
         Checker.checkDates(payload, members: members, event: event, now: now, into: &report)
         Checker.checkEventKeys(payload, members: members, event: event, into: &report)
         // An update's schema depends on the activity's type only when there are schemas to choose from and a
@@ -93,10 +91,10 @@ struct PreparedPayloadCheck: Sendable {
         } else if schemas.count == 1, let only = schemas.first, only.contentStateChecked, let contentState = payload.contentState {
             onlySchemaIssues = ContentStateChecker.check(contentState, fields: only.contentState, path: "content-state")
         }
-        self.report = report
         pending = Pending(
-            event: event, timestamp: timestamp, isDecoded: !dependsOnActivity,
-            onlySchemaIssues: onlySchemaIssues, bodyBound: 3 * bytes.count)
+            event: event, rawTimestamp: payload.timestamp == nil ? nil : members.timestamp,
+            olderWarningIndex: olderWarningIndex, isDecoded: !dependsOnActivity, onlySchemaIssues: onlySchemaIssues,
+            bodyBound: 3 * bytes.count)
     }
 
     /// The whole report for a push to an activity of type `activityAttributesType` with `activityAttributes`
@@ -106,12 +104,12 @@ struct PreparedPayloadCheck: Sendable {
     ) -> LiveActivityPayloadReport {
         guard let pending, let payload = report.payload else { return report }
         var report = report
-        if let (raw, index) = pending.timestamp, let timestamp = payload.timestamp,
+        if let raw = pending.rawTimestamp, let timestamp = payload.timestamp,
            let warning = LiveActivityPayloadChecker.olderThanAppliedWarning(
                raw: raw, timestamp: timestamp, event: pending.event, last: lastAppliedTimestamp)
         {
             report.isOlderThanApplied = true
-            report.warnings.insert(warning, at: index)
+            report.warnings.insert(warning, at: pending.olderWarningIndex)
         }
         if !pending.isDecoded {
             let context = LiveActivityCheckContext(
