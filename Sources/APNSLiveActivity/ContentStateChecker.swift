@@ -26,13 +26,48 @@ public enum ContentStateChecker {
     /// Checks any value against any shape.
     public static func check(_ value: JSONValue, shape: CodableShape, path: String) -> [DecodeIssue] {
         var issues: [DecodeIssue] = []
-        check(value, shape: shape, path: path, into: &issues)
+        check(value, shape: shape, path: DecodePath(path), into: &issues)
         return issues
     }
 
-    private static func check(_ value: JSONValue, shape: CodableShape, path: String, into issues: inout [DecodeIssue]) {
+    /// A value's path (`content-state.eta`, `content-state.stops[2]`), written out only when an issue names it or
+    /// a nested value extends it: a content-state whose fields all decode costs no string per field.
+    private struct DecodePath {
+        let parent: String
+        let step: Step
+
+        enum Step {
+            case none, key(String), index(Int)
+        }
+
+        init(_ text: String) {
+            parent = text
+            step = .none
+        }
+
+        init(_ parent: String, key: String) {
+            self.parent = parent
+            step = .key(key)
+        }
+
+        init(_ parent: String, index: Int) {
+            self.parent = parent
+            step = .index(index)
+        }
+
+        var text: String {
+            switch step {
+            case .none: parent
+            case .key(let key): "\(parent).\(key)"
+            case .index(let index): "\(parent)[\(index)]"
+            }
+        }
+    }
+
+    private static func check(_ value: JSONValue, shape: CodableShape, path: DecodePath, into issues: inout [DecodeIssue]) {
         if case .null = value {
             if !shape.isOptional, !isUnresolved(shape) {
+                let path = path.text
                 issues.append(DecodeIssue(kind: .nullValue, path: path, message:
                     "\(path) is null but \(shape.swiftName) is not optional: JSONDecoder throws valueNotFound; send a "
                         + "\(shape.swiftName) or make the property optional"))
@@ -45,62 +80,72 @@ public enum ContentStateChecker {
         case .unresolved:
             return
         case .string:
-            guard case .string = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
+            guard case .string = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
         case .bool:
             if case .bool = value { return }
-            issues.append(mismatch(value, shape: shape, path: path))
+            issues.append(mismatch(value, shape: shape, path: path.text))
         case .integer(let kind):
-            guard case .number(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
+            guard case .number(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
             if !kind.accepts(numberText: text) {
+                let path = path.text
                 issues.append(DecodeIssue(kind: .invalidValue, path: path, message:
                     "\(path) is \(text), which does not fit in \(kind.rawValue) (it must be a whole number in range): "
                         + "JSONDecoder throws dataCorrupted"))
             }
         case .float:
-            guard case .number = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
+            guard case .number = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
         case .date:
             guard case .number(let text) = value else {
-                var issue = mismatch(value, shape: shape, path: path)
+                var issue = mismatch(value, shape: shape, path: path.text)
                 if case .string = value {
                     issue.message += "; with the default .deferredToDate strategy a Date is a number of seconds since "
                         + "2001-01-01, not an ISO 8601 string"
                 }
                 return issues.append(issue)
             }
-            if let seconds = Double(text), let issue = epochMistake(seconds: seconds, path: path) { issues.append(issue) }
+            if let seconds = Double(text), seconds >= unixEpochDateThreshold,
+               let issue = epochMistake(seconds: seconds, path: path.text)
+            {
+                issues.append(issue)
+            }
         case .url:
-            guard case .string(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
+            guard case .string(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
             if text.isEmpty {
+                let path = path.text
                 issues.append(DecodeIssue(kind: .invalidValue, path: path, message:
                     "\(path) is \"\(text)\", which is not a valid URL: JSONDecoder throws dataCorrupted"))
             }
         case .uuid:
-            guard case .string(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
+            guard case .string(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
             if !isUUID(text) {
+                let path = path.text
                 issues.append(DecodeIssue(kind: .invalidValue, path: path, message:
                     "\(path) is \"\(text)\", which is not a UUID (8-4-4-4-12 hex digits): JSONDecoder throws "
                         + "dataCorrupted"))
             }
         case .data:
-            guard case .string(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
+            guard case .string(let text) = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
             if !isBase64(text) {
+                let path = path.text
                 issues.append(DecodeIssue(kind: .invalidValue, path: path, message:
                     "\(path) is not base64, which Data requires with the default .base64 strategy: JSONDecoder throws "
                         + "dataCorrupted"))
             }
         case .array(let element):
-            guard case .array(let elements) = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
+            guard case .array(let elements) = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
+            let path = path.text
             for (index, item) in elements.enumerated() {
-                check(item, shape: element, path: "\(path)[\(index)]", into: &issues)
+                check(item, shape: element, path: DecodePath(path, index: index), into: &issues)
             }
         case .dictionary(let valueShape):
-            guard case .object(let members) = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
+            guard case .object(let members) = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
+            let path = path.text
             for member in members {
-                check(member.value, shape: valueShape, path: "\(path).\(member.key)", into: &issues)
+                check(member.value, shape: valueShape, path: DecodePath(path, key: member.key), into: &issues)
             }
         case .object(_, let fields):
-            guard case .object(let members) = value else { return issues.append(mismatch(value, shape: shape, path: path)) }
-            checkMembers(members, fields: fields, typeName: shape.swiftName, path: path, into: &issues)
+            guard case .object(let members) = value else { return issues.append(mismatch(value, shape: shape, path: path.text)) }
+            checkMembers(members, fields: fields, typeName: shape.swiftName, path: path.text, into: &issues)
         case .enumeration(let enumShape):
             checkEnum(value, shape: enumShape, path: path, into: &issues)
         }
@@ -110,19 +155,18 @@ public enum ContentStateChecker {
         _ members: [JSONMember], fields: [SchemaField], typeName: String, path: String, into issues: inout [DecodeIssue]
     ) {
         for field in fields {
-            let fieldPath = "\(path).\(field.key)"
             guard let member = members.first(where: { $0.key == field.key }) else {
                 if field.isRequired {
-                    issues.append(DecodeIssue(kind: .missingKey, path: fieldPath, message:
+                    issues.append(DecodeIssue(kind: .missingKey, path: "\(path).\(field.key)", message:
                         "missing key \"\(field.key)\" (\(field.shape.swiftName)) at \(path): synthesized Decodable "
                             + "requires it even when the property has a default value; JSONDecoder throws keyNotFound"))
                 }
                 continue
             }
-            check(member.value, shape: field.shape, path: fieldPath, into: &issues)
+            check(member.value, shape: field.shape, path: DecodePath(path, key: field.key), into: &issues)
         }
-        let declared = Set(fields.map(\.key))
-        for member in members where !declared.contains(member.key) {
+        // Searched, not hashed into a set built for every object checked: a struct has a handful of fields.
+        for member in members where !fields.contains(where: { $0.key == member.key }) {
             let typeText = typeName.isEmpty ? "" : " \(typeName)"
             issues.append(DecodeIssue(kind: .unknownKey, path: "\(path).\(member.key)", message:
                 "\(path).\(member.key) is not a key of\(typeText) (declared: \(fields.map(\.key).joined(separator: ", "))); "
@@ -130,12 +174,13 @@ public enum ContentStateChecker {
         }
     }
 
-    private static func checkEnum(_ value: JSONValue, shape: EnumShape, path: String, into issues: inout [DecodeIssue]) {
+    private static func checkEnum(_ value: JSONValue, shape: EnumShape, path: DecodePath, into issues: inout [DecodeIssue]) {
         if let rawType = shape.rawType {
             let before = issues.count
             check(value, shape: rawType, path: path, into: &issues)
             guard issues.count == before else { return }
             if shape.caseMatching(rawValue: value) == nil {
+                let path = path.text
                 let allowed = shape.cases.compactMap { $0.rawValue.map { rawType == .string ? "\"\($0)\"" : $0 } }
                 issues.append(DecodeIssue(kind: .invalidEnumValue, path: path, message:
                     "\(path) is \(value.compactText), which is not a raw value of \(shape.name) "
@@ -144,6 +189,7 @@ public enum ContentStateChecker {
             return
         }
         let names = shape.cases.map(\.name)
+        let path = path.text
         guard case .object(let members) = value, members.count == 1, let member = members.first else {
             issues.append(DecodeIssue(kind: .typeMismatch, path: path, message:
                 "\(path) is \(value.compactText) but \(shape.name) has no raw type, so synthesized Decodable expects an "
@@ -157,7 +203,7 @@ public enum ContentStateChecker {
             return
         }
         check(member.value, shape: .object(name: "\(shape.name).\(enumCase.name)", fields: enumCase.associatedValues),
-              path: "\(path).\(enumCase.name)", into: &issues)
+              path: DecodePath(path, key: enumCase.name), into: &issues)
     }
 
     private static func mismatch(_ value: JSONValue, shape: CodableShape, path: String) -> DecodeIssue {

@@ -25,7 +25,7 @@ public struct SavedDeviceStateError: Error, CustomStringConvertible {
 
 extension LiveActivityDeviceState {
     func savedForm() -> SavedDeviceState {
-        SavedDeviceState(tokens: zip(order, tokens).map { key, record in
+        SavedDeviceState(tokens: zip(table.keys, tokens).map { key, record in
             SavedDeviceState.SavedToken(
                 key: key, snapshot: record.fullSnapshot, priority10Deliveries: record.priority10Deliveries)
         })
@@ -34,10 +34,12 @@ extension LiveActivityDeviceState {
     /// Restored timelines join the device-wide order token by token, in the order the tokens were first seen.
     mutating func restore(_ saved: SavedDeviceState) {
         reset()
-        for token in saved.tokens where slots[token.key] == nil {
+        for token in saved.tokens {
+            let key = TokenKey(token.key)
+            guard table.slot(of: key) == nil else { continue }
             var record = TokenRecord(snapshot: token.snapshot, priority10Deliveries: token.priority10Deliveries)
             adoptTimeline(of: &record, slot: tokens.count)
-            add(record, key: token.key)
+            add(record, key: key)
         }
         trimTimelines()
     }

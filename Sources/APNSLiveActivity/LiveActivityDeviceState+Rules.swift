@@ -8,11 +8,8 @@ extension LiveActivityDeviceState {
         _ push: LiveActivityPush, report: LiveActivityPayloadReport, record: inout TokenRecord, now: Timestamp
     ) -> Decision {
         guard let payload = report.payload, let event = payload.event else {
-            let readable: Set<String> = [
-                LiveActivityWarningCode.payloadNotJSON.rawValue, LiveActivityWarningCode.apsMissing.rawValue,
-                LiveActivityWarningCode.eventMissing.rawValue, LiveActivityWarningCode.eventInvalid.rawValue,
-            ]
-            let reason = report.warnings.first { readable.contains($0.code) }?.message ?? "the payload is unreadable"
+            let reason = report.warnings.first { Self.readabilityCodes.contains($0.code) }?.message
+                ?? "the payload is unreadable"
             return Decision(outcome: .droppedInvalidPayload, explanation: "dropped: \(reason)")
         }
         if event == .start {
@@ -20,6 +17,12 @@ extension LiveActivityDeviceState {
         }
         return updateOrEnd(push, event: event, payload: payload, report: report, record: &record, now: now)
     }
+
+    /// The warnings that say why a payload is unreadable.
+    private static let readabilityCodes: Set<String> = [
+        LiveActivityWarningCode.payloadNotJSON.rawValue, LiveActivityWarningCode.apsMissing.rawValue,
+        LiveActivityWarningCode.eventMissing.rawValue, LiveActivityWarningCode.eventInvalid.rawValue,
+    ]
 
     // MARK: start
 

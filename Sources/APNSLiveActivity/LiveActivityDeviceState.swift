@@ -9,10 +9,8 @@ public struct LiveActivityDeviceState: Sendable {
     /// removed but all at once (`reset`). Kept out of the hash table, which then holds 8 bytes per bucket rather than
     /// a whole record: with 100,000 tokens the table has 262,144 buckets.
     var tokens: [TokenRecord] = []
-    /// The table key of `tokens[i]` (the token in lower case) is `order[i]`.
-    var order: [String] = []
-    /// Where each token's record is in `tokens`.
-    var slots: [String: Int] = [:]
+    /// Where each token's record is in `tokens`; `table.keys[i]` is the token (in lower case) of `tokens[i]`.
+    var table = TokenTable()
     /// Every timeline entry kept, as (token's slot, sequence) in the order appended, so the
     /// oldest across tokens goes first once more than `configuration.timelineTotalLimit` are kept. Slots of entries
     /// a token's own limit already dropped are skipped when reached.
@@ -67,7 +65,7 @@ public struct LiveActivityDeviceState: Sendable {
 
     /// The token's activity as of `now` (time limits applied), or nil if the token was never seen.
     public mutating func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
-        guard let slot = slots[token.lowercased()] else { return nil }
+        guard let slot = table.slot(of: TokenKey(token.lowercased())) else { return nil }
         return activity(slot: slot, now: now)
     }
 
@@ -84,8 +82,7 @@ public struct LiveActivityDeviceState: Sendable {
     /// Forgets every activity and timeline.
     public mutating func reset() {
         tokens = []
-        order = []
-        slots = [:]
+        table = TokenTable()
         timelineOrder = FrontDroppingArray()
         timelineEntries = 0
     }
@@ -104,11 +101,19 @@ public struct LiveActivityDeviceState: Sendable {
     public mutating func receive(
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
-        let key = Self.lowercasedToken(push.deviceToken)
+        receive(push, prepared: PreparedPush(push, now: now, configuration: configuration), now: now, admit: admit)
+    }
+
+    /// `receive` with the work that needs only the push done already (`LiveActivityDevice` does it before it takes
+    /// its lock); a check prepared with another configuration than the one in force is done again.
+    mutating func receive(
+        _ push: LiveActivityPush, prepared: PreparedPush, now: Timestamp, admit: ([PushWarning]) -> Bool
+    ) -> LiveActivityReception {
+        let key = prepared.key.text
         // A known token's record is swapped out of its slot (the table holds `vacated` meanwhile), so `record` holds
         // the only reference to the timeline's storage, and swapped back into the same slot: one hash lookup.
         var record: TokenRecord
-        let slot = slots[key]
+        let slot = table.slot(of: prepared.key)
         if let slot {
             record = Self.vacated
             swap(&record, &tokens[slot])
@@ -118,14 +123,16 @@ public struct LiveActivityDeviceState: Sendable {
         }
         applyTimeLimits(&record, now: now)
         let hasActivity = record.activity.state != nil
-        let context = LiveActivityCheckContext(
-            now: now, schemas: configuration.schemas,
-            activityAttributesType: hasActivity ? record.activity.attributesType : nil,
-            activityAttributes: hasActivity ? record.activity.attributes : nil,
-            lastAppliedTimestamp: hasActivity ? record.activity.lastAppliedTimestamp : nil,
-            futureTimestampTolerance: configuration.futureTimestampTolerance)
-        let report = LiveActivityPayloadChecker.check(
-            payload: push.payload, parsed: push.parsedPayload, context: context)
+        let activityAttributesType = hasActivity ? record.activity.attributesType : nil
+        let activityAttributes = hasActivity ? record.activity.attributes : nil
+        let lastAppliedTimestamp = hasActivity ? record.activity.lastAppliedTimestamp : nil
+        let report = prepared.check.wasPrepared(for: configuration, now: now)
+            ? prepared.check.finish(
+                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
+                lastAppliedTimestamp: lastAppliedTimestamp)
+            : PreparedPush(push, now: now, configuration: configuration).check.finish(
+                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
+                lastAppliedTimestamp: lastAppliedTimestamp)
         guard admit(report.warnings) else {
             // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
             if let slot { swap(&record, &tokens[slot]) }
@@ -133,21 +140,20 @@ public struct LiveActivityDeviceState: Sendable {
         }
         let decision = decide(push, report: report, record: &record, now: now)
         let entry = TimelineEntry(
-            receivedAt: now, apnsID: push.apnsID, event: report.payload?.aps["event"].map(Self.eventText),
-            priority: push.priority, timestamp: report.payload?.timestamp, outcome: decision.outcome,
-            explanation: decision.explanation)
+            receivedAt: now, apnsID: push.apnsID, event: prepared.check.eventText, priority: push.priority,
+            timestamp: report.payload?.timestamp, outcome: decision.outcome, explanation: decision.explanation)
         if let slot {
-            appendToTimeline(entry, of: &record, slot: slot)
+            appendToTimeline(entry, apnsID: prepared.apnsID, of: &record, slot: slot)
             swap(&record, &tokens[slot])
         } else {
-            appendToTimeline(entry, of: &record, slot: tokens.count)
-            add(record, key: key)
+            appendToTimeline(entry, apnsID: prepared.apnsID, of: &record, slot: tokens.count)
+            add(record, key: prepared.key)
         }
         var shownKey = key
         if var started = decision.startedActivity {
             var copy = entry
             copy.explanation += " (received on push-to-start token \(key))"
-            started.timeline.append(copy, sequence: 0, limit: configuration.timelineLimit)
+            started.timeline.append(copy, apnsID: prepared.apnsID, sequence: 0, limit: configuration.timelineLimit)
             store(started, key: started.activity.deviceToken)
             shownKey = started.activity.deviceToken
         }
@@ -163,18 +169,17 @@ public struct LiveActivityDeviceState: Sendable {
     /// The token as the table keys it (lower case); a token already in lower case, as senders send them, is kept
     /// as it is rather than copied.
     static func lowercasedToken(_ token: String) -> String {
-        token.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? token.lowercased() : token
-    }
-
-    private static func eventText(_ value: JSONValue) -> String {
-        if case .string(let text) = value { return text }
-        return value.compactText
+        let isUpper = { (byte: UInt8) in byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+        let hasUpper = token.utf8.withContiguousStorageIfAvailable { $0.contains(where: isUpper) }
+            ?? token.utf8.contains(where: isUpper)
+        return hasUpper ? token.lowercased() : token
     }
 
     /// Puts `record` in the table under `key`, replacing what was there; its timeline joins the device-wide order.
     private mutating func store(_ record: TokenRecord, key: String) {
         var record = record
-        if let slot = slots[key] {
+        let key = TokenKey(key)
+        if let slot = table.slot(of: key) {
             timelineEntries -= tokens[slot].timeline.count
             adoptTimeline(of: &record, slot: slot)
             tokens[slot] = record
@@ -185,18 +190,20 @@ public struct LiveActivityDeviceState: Sendable {
     }
 
     /// Appends a token seen for the first time.
-    mutating func add(_ record: TokenRecord, key: String) {
-        slots[key] = tokens.count
+    mutating func add(_ record: TokenRecord, key: TokenKey) {
+        table.append(key)
         tokens.append(record)
-        order.append(key)
     }
 
     /// Appends `entry` to the token's timeline with the next sequence number and notes it in `timelineOrder`.
-    private mutating func appendToTimeline(_ entry: TimelineEntry, of record: inout TokenRecord, slot: Int) {
+    private mutating func appendToTimeline(
+        _ entry: TimelineEntry, apnsID: CompactAPNsID, of record: inout TokenRecord, slot: Int
+    ) {
         makeRoom(in: &record, slot: slot)
         let sequence = nextTimelineSequence
         nextTimelineSequence += 1
-        let dropped = record.timeline.append(entry, sequence: sequence, limit: configuration.timelineLimit)
+        let dropped = record.timeline.append(
+            entry, apnsID: apnsID, sequence: sequence, limit: configuration.timelineLimit)
         timelineEntries += 1 - dropped
         timelineOrder.append(TimelineSlot(slot: Int32(truncatingIfNeeded: slot), sequence: sequence))
     }

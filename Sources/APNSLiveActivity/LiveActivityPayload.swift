@@ -22,19 +22,24 @@ public struct LiveActivityPayload: Sendable, Hashable {
 
     /// Reads the fields from a parsed payload; nil when it has no `aps` object.
     public init?(payload: JSONValue) {
-        guard let aps = payload["aps"], case .object = aps else { return nil }
+        guard let aps = payload["aps"], case .object(let members) = aps else { return nil }
+        self.init(aps: aps, members: APSMembers(members))
+    }
+
+    /// The fields of `aps` (an object) from its members, already found.
+    init(aps: JSONValue, members: APSMembers) {
         self.aps = aps
-        event = aps["event"].flatMap(Self.string).flatMap(LiveActivityEvent.init(rawValue:))
-        timestamp = aps["timestamp"]?.doubleValue
-        contentState = aps["content-state"]
-        attributesType = aps["attributes-type"].flatMap(Self.string)
-        attributes = aps["attributes"]
-        hasAlert = aps["alert"].map { $0 != .null } ?? false
-        staleDate = aps["stale-date"]?.doubleValue
-        dismissalDate = aps["dismissal-date"]?.doubleValue
-        relevanceScore = aps["relevance-score"]?.doubleValue
-        hasInputPushToken = aps["input-push-token"].map { $0 != .null } ?? false
-        inputPushChannel = aps["input-push-channel"].flatMap(Self.string)
+        event = members.event.flatMap(Self.string).flatMap(LiveActivityEvent.init(rawValue:))
+        timestamp = members.timestamp?.doubleValue
+        contentState = members.contentState
+        attributesType = members.attributesType.flatMap(Self.string)
+        attributes = members.attributes
+        hasAlert = members.alert.map { $0 != .null } ?? false
+        staleDate = members.staleDate?.doubleValue
+        dismissalDate = members.dismissalDate?.doubleValue
+        relevanceScore = members.relevanceScore?.doubleValue
+        hasInputPushToken = members.inputPushToken.map { $0 != .null } ?? false
+        inputPushChannel = members.inputPushChannel.flatMap(Self.string)
     }
 
     private static func string(_ value: JSONValue) -> String? {

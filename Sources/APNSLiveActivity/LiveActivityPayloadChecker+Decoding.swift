@@ -5,12 +5,16 @@ extension LiveActivityPayloadChecker {
     /// Decodes `attributes` and `content-state` against the app's schema, as the device does.
     /// Source: A-LA (start needs attributes-type/attributes/content-state; default decoding strategies),
     /// flutter_live_activities#118 (undecodable content-state dropped after a 200), A-GEN.
+    /// `sentAttributesType`: `aps.attributes-type` as sent (a start's warning names its JSON type when it is not a
+    /// string). `onlySchemaIssues`: `content-state`'s issues against the one configured schema, when they were worked
+    /// out before (only then; the schema an update is checked against is that one).
     static func checkDecoding(
         _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
+        sentAttributesType: JSONValue?, onlySchemaIssues: [DecodeIssue]? = nil,
         into report: inout LiveActivityPayloadReport
     ) {
         if event == .start {
-            checkStartDecoding(payload, context: context, into: &report)
+            checkStartDecoding(payload, sentAttributesType: sentAttributesType, context: context, into: &report)
             return
         }
         guard let contentState = payload.contentState else {
@@ -33,20 +37,21 @@ extension LiveActivityPayloadChecker {
                     + "resolved from the Swift sources (see the problems printed at start-up)"))
             return
         }
-        report.contentStateIssues = ContentStateChecker.check(
-            contentState, fields: schema.contentState, path: "content-state")
+        report.contentStateIssues = onlySchemaIssues
+            ?? ContentStateChecker.check(contentState, fields: schema.contentState, path: "content-state")
         appendWarnings(for: report.contentStateIssues, area: .contentState, schema: schema, into: &report)
     }
 
     private static func checkStartDecoding(
-        _ payload: LiveActivityPayload, context: LiveActivityCheckContext, into report: inout LiveActivityPayloadReport
+        _ payload: LiveActivityPayload, sentAttributesType: JSONValue?, context: LiveActivityCheckContext,
+        into report: inout LiveActivityPayloadReport
     ) {
         if payload.contentState == nil {
             report.warnings.append(LiveActivityWarningCode.contentStateMissing.warning(
                 "start without aps.content-state: the device cannot create the activity without its initial state"))
         }
         guard let typeName = payload.attributesType else {
-            let sent = payload.aps["attributes-type"].map { " (it is \($0.typeDescription))" } ?? ""
+            let sent = sentAttributesType.map { " (it is \($0.typeDescription))" } ?? ""
             report.warnings.append(LiveActivityWarningCode.attributesTypeMissing.warning(
                 "start without a string aps.attributes-type\(sent): name the ActivityAttributes struct, e.g. "
                     + "\"\(context.schemas.first?.attributesType ?? "DeliveryAttributes")\"; the device cannot start it"))
@@ -109,13 +114,15 @@ extension LiveActivityPayloadChecker {
     }
 
     private static func uncheckedReason(_ context: LiveActivityCheckContext) -> String {
-        if context.schemas.isEmpty {
-            return "content-state was not checked: no ActivityAttributes schemas are configured; start the mock with "
-                + "--activity-source PATH (the app's Swift files) or declare the schema in the config file"
-        }
+        if context.schemas.isEmpty { return noSchemasReason }
         return "content-state was not checked: the activity's type \(context.activityAttributesType ?? "?") has no "
             + "configured schema (known: \(context.schemas.map(\.attributesType).joined(separator: ", ")))"
     }
+
+    /// Built once: every Live Activity push of a mock without schemas carries it.
+    private static let noSchemasReason = "content-state was not checked: no ActivityAttributes schemas are "
+        + "configured; start the mock with --activity-source PATH (the app's Swift files) or declare the schema in "
+        + "the config file"
 
     enum DecodedArea {
         case attributes, contentState

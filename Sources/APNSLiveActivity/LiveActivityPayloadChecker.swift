@@ -21,47 +21,24 @@ public enum LiveActivityPayloadChecker {
         "input-push-token", "input-push-channel",
     ]
 
-    /// Checks `bytes`. `parsed` is the body as the caller already parsed it (the push rules parse every body once);
-    /// when nil the body is parsed here, which also explains why a body is not JSON.
+    /// Checks `bytes`. `parsed` is the body as the caller already parsed it (the push rules parse every body once;
+    /// it must be the parse of these same `bytes`: the size check bounds `content-state` by them); when nil the body
+    /// is parsed here, which also explains why a body is not JSON.
     public static func check(
         payload bytes: [UInt8], parsed: JSONValue? = nil, context: LiveActivityCheckContext
     ) -> LiveActivityPayloadReport {
-        var report = LiveActivityPayloadReport()
-        if bytes.count > payloadLimit {
-            report.warnings.append(LiveActivityWarningCode.payloadTooLarge.warning(
-                "payload is \(bytes.count) bytes, over the \(payloadLimit)-byte limit: real APNs answers 413 "
-                    + "PayloadTooLarge and nothing reaches the device; shrink content-state"))
-        }
-        let json: JSONValue
-        if let parsed {
-            json = parsed
-        } else {
-            do {
-                json = try JSONParser.parse(bytes)
-            } catch {
-                report.warnings.append(LiveActivityWarningCode.payloadNotJSON.warning(
-                    "body is not JSON (\(error.description)): the device cannot read it"))
-                return report
-            }
-        }
-        guard let payload = LiveActivityPayload(payload: json) else {
-            report.warnings.append(LiveActivityWarningCode.apsMissing.warning(
-                "body has no \"aps\" object: a Live Activity push carries its event, timestamp and content-state in aps"))
-            return report
-        }
-        report.payload = payload
-        checkUnknownKeys(payload, into: &report)
-        guard checkEvent(payload, into: &report), let event = payload.event else { return report }
-        checkTimestamp(payload, event: event, context: context, into: &report)
-        checkDates(payload, event: event, context: context, into: &report)
-        checkEventKeys(payload, event: event, into: &report)
-        checkDecoding(payload, event: event, context: context, into: &report)
-        checkCombinedSize(payload, event: event, context: context, into: &report)
-        return report
+        PreparedPayloadCheck(
+            payload: bytes, parsed: parsed, now: context.now, schemas: context.schemas,
+            futureTimestampTolerance: context.futureTimestampTolerance
+        ).finish(
+            activityAttributesType: context.activityAttributesType, activityAttributes: context.activityAttributes,
+            lastAppliedTimestamp: context.lastAppliedTimestamp)
     }
 
-    private static func checkUnknownKeys(_ payload: LiveActivityPayload, into report: inout LiveActivityPayloadReport) {
-        guard case .object(let members) = payload.aps else { return }
+    static func checkUnknownKeys(
+        _ payload: LiveActivityPayload, members: APSMembers, into report: inout LiveActivityPayloadReport
+    ) {
+        guard members.hasUnknownKey, case .object(let members) = payload.aps else { return }
         for member in members where !knownAPSKeys.contains(member.key) {
             let suggestion = knownAPSKeys.min { EditDistance.between(member.key, $0) < EditDistance.between(member.key, $1) }
                 .flatMap { EditDistance.between(member.key, $0) <= 2 ? " Did you mean \"\($0)\"?" : nil } ?? ""
@@ -70,8 +47,10 @@ public enum LiveActivityPayloadChecker {
         }
     }
 
-    private static func checkEvent(_ payload: LiveActivityPayload, into report: inout LiveActivityPayloadReport) -> Bool {
-        guard let raw = payload.aps["event"] else {
+    static func checkEvent(
+        _ payload: LiveActivityPayload, members: APSMembers, into report: inout LiveActivityPayloadReport
+    ) -> Bool {
+        guard let raw = members.event else {
             report.warnings.append(LiveActivityWarningCode.eventMissing.warning(
                 "aps.event is missing: send \"start\", \"update\" or \"end\"; the device drops the push"))
             return false
@@ -85,12 +64,13 @@ public enum LiveActivityPayloadChecker {
         return true
     }
 
-    private static func checkTimestamp(
-        _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
+    /// The timestamp's own warnings; whether it is older than the applied one is `olderThanAppliedWarning`'s.
+    static func checkTimestamp(
+        _ payload: LiveActivityPayload, members: APSMembers, now: Timestamp, futureTimestampTolerance: Double,
         into report: inout LiveActivityPayloadReport
     ) {
-        let nowSeconds = Int64(saturating: context.now.secondsSinceEpoch)
-        guard let raw = payload.aps["timestamp"] else {
+        let nowSeconds = Int64(saturating: now.secondsSinceEpoch)
+        guard let raw = members.timestamp else {
             report.warnings.append(LiveActivityWarningCode.timestampMissing.warning(
                 "aps.timestamp is missing: set it to the current UNIX time in seconds (e.g. \(nowSeconds)) so the "
                     + "device can order updates and ignore stale ones"))
@@ -105,37 +85,42 @@ public enum LiveActivityPayloadChecker {
             report.warnings.append(LiveActivityWarningCode.timestampMilliseconds.warning(
                 "aps.timestamp \(raw.compactText) is in milliseconds: send seconds since 1970 (\(Int64(saturating: timestamp / 1000))). "
                     + "Once applied, every later update with a correct timestamp looks older and is ignored"))
-        } else if timestamp > context.now.secondsSinceEpoch + context.futureTimestampTolerance {
-            let hours = (timestamp - context.now.secondsSinceEpoch) / 3600
+        } else if timestamp > now.secondsSinceEpoch + futureTimestampTolerance {
+            let hours = (timestamp - now.secondsSinceEpoch) / 3600
             report.warnings.append(LiveActivityWarningCode.timestampFuture.warning(
                 "aps.timestamp \(raw.compactText) (\(UTCDateText.format(unixSeconds: timestamp))) is "
                     + "\(formatted(hours)) h in the future: a device may drop it, and once applied every honest update "
                     + "looks older and is ignored; send the current time (\(nowSeconds))"))
         }
-        if event != .start, let last = context.lastAppliedTimestamp, timestamp < last {
-            report.isOlderThanApplied = true
-            let effect = event == .end
-                ? "an end with an older timestamp has been observed to apply anyway (forum 776165), but do not rely on it"
-                : "the device ignores this \(event.rawValue) (A-LAUPD)"
-            report.warnings.append(LiveActivityWarningCode.timestampOlderThanApplied.warning(
-                "aps.timestamp \(raw.compactText) is older than the last applied update (\(formatted(last))): \(effect)"))
-        }
     }
 
-    private static func checkDates(
-        _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
+    /// The warning for a `timestamp` (`raw`, read as `timestamp`) older than the activity's last applied one
+    /// (`last`); nil when it is not older or the event is a start (which is not compared).
+    static func olderThanAppliedWarning(
+        raw: JSONValue, timestamp: Double, event: LiveActivityEvent, last: Double?
+    ) -> PushWarning? {
+        guard event != .start, let last, timestamp < last else { return nil }
+        let effect = event == .end
+            ? "an end with an older timestamp has been observed to apply anyway (forum 776165), but do not rely on it"
+            : "the device ignores this \(event.rawValue) (A-LAUPD)"
+        return LiveActivityWarningCode.timestampOlderThanApplied.warning(
+            "aps.timestamp \(raw.compactText) is older than the last applied update (\(formatted(last))): \(effect)")
+    }
+
+    static func checkDates(
+        _ payload: LiveActivityPayload, members: APSMembers, event: LiveActivityEvent, now: Timestamp,
         into report: inout LiveActivityPayloadReport
     ) {
-        if let raw = payload.aps["stale-date"] {
+        if let raw = members.staleDate {
             if let stale = checkUnixSeconds(raw, key: "stale-date", notNumber: .staleDateNotNumber,
                                             milliseconds: .staleDateMilliseconds, into: &report),
-               stale < context.now.secondsSinceEpoch {
+               stale < now.secondsSinceEpoch {
                 report.warnings.append(LiveActivityWarningCode.staleDatePast.warning(
                     "aps.stale-date \(raw.compactText) (\(UTCDateText.format(unixSeconds: stale))) is already past: "
                         + "the activity is shown as stale at once; send a future time or omit it"))
             }
         }
-        if let raw = payload.aps["dismissal-date"] {
+        if let raw = members.dismissalDate {
             _ = checkUnixSeconds(raw, key: "dismissal-date", notNumber: .dismissalDateNotNumber,
                                  milliseconds: .dismissalDateMilliseconds, into: &report)
             if event != .end {
@@ -143,7 +128,7 @@ public enum LiveActivityPayloadChecker {
                     "aps.dismissal-date only takes effect with event \"end\"; on \(event.rawValue) it is ignored"))
             }
         }
-        if let raw = payload.aps["relevance-score"], payload.relevanceScore == nil {
+        if let raw = members.relevanceScore, payload.relevanceScore == nil {
             report.warnings.append(LiveActivityWarningCode.relevanceScoreNotNumber.warning(
                 "aps.relevance-score is \(raw.typeDescription): it must be a number (e.g. 25, 50, 100); the highest "
                     + "score wins the Dynamic Island"))
@@ -168,8 +153,9 @@ public enum LiveActivityPayloadChecker {
         return seconds
     }
 
-    private static func checkEventKeys(
-        _ payload: LiveActivityPayload, event: LiveActivityEvent, into report: inout LiveActivityPayloadReport
+    static func checkEventKeys(
+        _ payload: LiveActivityPayload, members: APSMembers, event: LiveActivityEvent,
+        into report: inout LiveActivityPayloadReport
     ) {
         if event == .start {
             if !payload.hasAlert {
@@ -177,29 +163,39 @@ public enum LiveActivityPayloadChecker {
                     "start without aps.alert: APNs answers 200 but the device silently drops a push-to-start that has "
                         + "no alert; add {\"title\": …, \"body\": …}"))
             }
-            if payload.hasInputPushToken, payload.aps["input-push-channel"] != nil {
+            if payload.hasInputPushToken, members.inputPushChannel != nil {
                 report.warnings.append(LiveActivityWarningCode.inputPushBoth.warning(
                     "aps has both input-push-token and input-push-channel: they are mutually exclusive (device log "
                         + "\"Incoming message contains two forms of push input\"); send one"))
             }
         } else {
-            for key in ["attributes-type", "attributes"] where payload.aps[key] != nil {
-                report.warnings.append(LiveActivityWarningCode.attributesIgnored.warning(
-                    "aps.\(key) is only read on start; on \(event.rawValue) the device ignores it (static attributes "
-                        + "cannot change)"))
-            }
-            for key in ["input-push-token", "input-push-channel"] where payload.aps[key] != nil {
-                report.warnings.append(LiveActivityWarningCode.inputPushNotStart.warning(
-                    "aps.\(key) is only read on start; on \(event.rawValue) it is ignored"))
-            }
+            // Each key in its own test rather than a loop over an array built for every push.
+            if members.attributesType != nil { report.warnings.append(attributesIgnored("attributes-type", event)) }
+            if members.attributes != nil { report.warnings.append(attributesIgnored("attributes", event)) }
+            if members.inputPushToken != nil { report.warnings.append(inputPushNotStart("input-push-token", event)) }
+            if members.inputPushChannel != nil { report.warnings.append(inputPushNotStart("input-push-channel", event)) }
         }
     }
 
-    private static func checkCombinedSize(
-        _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
+    private static func attributesIgnored(_ key: String, _ event: LiveActivityEvent) -> PushWarning {
+        LiveActivityWarningCode.attributesIgnored.warning(
+            "aps.\(key) is only read on start; on \(event.rawValue) the device ignores it (static attributes "
+                + "cannot change)")
+    }
+
+    private static func inputPushNotStart(_ key: String, _ event: LiveActivityEvent) -> PushWarning {
+        LiveActivityWarningCode.inputPushNotStart.warning("aps.\(key) is only read on start; on \(event.rawValue) it is ignored")
+    }
+
+    /// `bodyBound`: at most this many bytes of static and dynamic data come from the push itself (three times the
+    /// body's bytes: the compact form writes a `\b` it read as 2 bytes as `\u0008`, 6; nothing grows more), so when
+    /// the stored attributes are absent and the bound is within the limit, nothing needs measuring.
+    static func checkCombinedSize(
+        _ payload: LiveActivityPayload, event: LiveActivityEvent, activityAttributes: JSONValue?, bodyBound: Int,
         into report: inout LiveActivityPayloadReport
     ) {
-        let staticData = event == .start ? payload.attributes : context.activityAttributes
+        let staticData = event == .start ? payload.attributes : activityAttributes
+        if event == .start || staticData == nil, bodyBound <= activityDataLimit { return }
         let staticBytes = staticData?.compactByteCount ?? 0
         let dynamicBytes = payload.contentState?.compactByteCount ?? 0
         if staticBytes + dynamicBytes > activityDataLimit {

@@ -20,9 +20,9 @@ struct TimelineRing: Sendable {
         var explanation: String
         var sequence: Int
 
-        init(entry: TimelineEntry, sequence: Int) {
+        init(entry: TimelineEntry, apnsID: CompactAPNsID? = nil, sequence: Int) {
             receivedAt = entry.receivedAt
-            apnsID = CompactAPNsID(entry.apnsID)
+            self.apnsID = apnsID ?? CompactAPNsID(entry.apnsID)
             event = entry.event
             priority = entry.priority
             timestamp = entry.timestamp
@@ -61,11 +61,12 @@ struct TimelineRing: Sendable {
 
     /// Adds `entry` as the newest, with the device-wide `sequence`, dropping the oldest beyond `limit` (at least
     /// 1); a limit changed since the last append is honoured at once. Returns how many entries it dropped.
+    /// `apnsID`: the entry's `apnsID` already compacted (the device does it before it takes its lock).
     @discardableResult
-    mutating func append(_ entry: TimelineEntry, sequence: Int, limit: Int) -> Int {
+    mutating func append(_ entry: TimelineEntry, apnsID: CompactAPNsID? = nil, sequence: Int, limit: Int) -> Int {
         let limit = max(limit, 1)
         if count == limit && count == storage.count {  // full: the new entry takes the oldest one's slot
-            storage[start] = Slot(entry: entry, sequence: sequence)
+            storage[start] = Slot(entry: entry, apnsID: apnsID, sequence: sequence)
             start = (start + 1) % storage.count
             return 1
         }
@@ -76,10 +77,10 @@ struct TimelineRing: Sendable {
         }
         if count < storage.count {
             let slot = (start + count) % storage.count
-            storage[slot] = Slot(entry: entry, sequence: sequence)
+            storage[slot] = Slot(entry: entry, apnsID: apnsID, sequence: sequence)
         } else {
             linearize()
-            storage.append(Slot(entry: entry, sequence: sequence))
+            storage.append(Slot(entry: entry, apnsID: apnsID, sequence: sequence))
         }
         count += 1
         return dropped

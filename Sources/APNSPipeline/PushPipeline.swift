@@ -85,8 +85,11 @@ public struct PushPipeline: Sendable {
         let push = LiveActivityPush(
             deviceToken: verdict.deviceToken ?? "", topic: verdict.topic ?? "", priority: verdict.priority ?? 10,
             apnsID: apnsID, payload: request.body, parsedPayload: verdict.payload)
+        // Strict mode over the rules' warnings and then the device's: the same first match as over both joined,
+        // without joining them (the closure runs under the device's lock).
+        let rulesAdmit = validator.strictRejection(for: verdict.warnings) == nil
         let reception = device.receive(push, now: now) { deviceWarnings in
-            validator.strictRejection(for: verdict.warnings + deviceWarnings) == nil
+            rulesAdmit && validator.strictRejection(for: deviceWarnings) == nil
         }
         var verdict = verdict
         verdict.warnings += reception.warnings

@@ -1,0 +1,90 @@
+import APNSJSON
+
+/// The members of a push's `aps` object that the Live Activity check reads, found in one pass over its members
+/// (the first of duplicate keys wins, as `JSONValue`'s subscript and `JSONDecoder` read them), and whether any
+/// member is not a key Apple documents. Replaces a dozen lookups that each scanned the members and compared
+/// strings. Source: A-GEN Table 1 (the keys), A-LA.
+struct APSMembers {
+    var event: JSONValue?
+    var timestamp: JSONValue?
+    var contentState: JSONValue?
+    var attributesType: JSONValue?
+    var attributes: JSONValue?
+    var alert: JSONValue?
+    var staleDate: JSONValue?
+    var dismissalDate: JSONValue?
+    var relevanceScore: JSONValue?
+    var inputPushToken: JSONValue?
+    var inputPushChannel: JSONValue?
+    /// Whether a member's key is not one of `LiveActivityPayloadChecker.knownAPSKeys`.
+    var hasUnknownKey = false
+
+    init(_ members: [JSONMember]) {
+        // By index: a `for member in members` loop copies each member out (key and value retained, then released).
+        for index in members.indices {
+            guard let key = APSKey(members[index].key) else {
+                hasUnknownKey = true
+                continue
+            }
+            switch key {
+            case .event: if event == nil { event = members[index].value }
+            case .timestamp: if timestamp == nil { timestamp = members[index].value }
+            case .contentState: if contentState == nil { contentState = members[index].value }
+            case .attributesType: if attributesType == nil { attributesType = members[index].value }
+            case .attributes: if attributes == nil { attributes = members[index].value }
+            case .alert: if alert == nil { alert = members[index].value }
+            case .staleDate: if staleDate == nil { staleDate = members[index].value }
+            case .dismissalDate: if dismissalDate == nil { dismissalDate = members[index].value }
+            case .relevanceScore: if relevanceScore == nil { relevanceScore = members[index].value }
+            case .inputPushToken: if inputPushToken == nil { inputPushToken = members[index].value }
+            case .inputPushChannel: if inputPushChannel == nil { inputPushChannel = members[index].value }
+            case .other: break
+            }
+        }
+    }
+}
+
+/// A key Apple documents inside `aps` (`LiveActivityPayloadChecker.knownAPSKeys`): the ones the Live Activity
+/// check reads by name, and `other` for the rest. Told apart by length first, then compared, without hashing.
+enum APSKey {
+    case event, timestamp, contentState, attributesType, attributes, alert, staleDate, dismissalDate
+    case relevanceScore, inputPushToken, inputPushChannel, other
+
+    /// Nil when `key` is not a documented `aps` key.
+    init?(_ key: String) {
+        switch key.utf8.count {
+        case 5:
+            if key == "event" { self = .event } else if key == "alert" { self = .alert }
+            else if key == "badge" || key == "sound" { self = .other } else { return nil }
+        case 8:
+            guard key == "category" else { return nil }
+            self = .other
+        case 9:
+            if key == "timestamp" { self = .timestamp } else if key == "thread-id" { self = .other } else { return nil }
+        case 10:
+            if key == "attributes" { self = .attributes } else if key == "stale-date" { self = .staleDate }
+            else { return nil }
+        case 13:
+            guard key == "content-state" else { return nil }
+            self = .contentState
+        case 14:
+            guard key == "dismissal-date" else { return nil }
+            self = .dismissalDate
+        case 15:
+            if key == "attributes-type" { self = .attributesType }
+            else if key == "relevance-score" { self = .relevanceScore }
+            else if key == "mutable-content" || key == "filter-criteria" { self = .other } else { return nil }
+        case 16:
+            guard key == "input-push-token" else { return nil }
+            self = .inputPushToken
+        case 17:
+            guard key == "content-available" || key == "target-content-id" else { return nil }
+            self = .other
+        case 18:
+            if key == "input-push-channel" { self = .inputPushChannel }
+            else if key == "interruption-level" { self = .other } else { return nil }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import APNSCore
+
+/// What the simulated device works out from a push alone, before it takes its lock: the token as its table keys it,
+/// the `apns-id` as the timeline keeps it, and the payload check up to what the activity decides. Under the lock
+/// only the activity's state is read and changed.
+struct PreparedPush: Sendable {
+    /// The device token in lower case (`LiveActivityDeviceState.lowercasedToken`) and its hash.
+    let key: TokenKey
+    let apnsID: CompactAPNsID
+    let check: PreparedPayloadCheck
+
+    init(_ push: LiveActivityPush, now: Timestamp, schemas: [ActivitySchema], futureTimestampTolerance: Double) {
+        key = TokenKey(LiveActivityDeviceState.lowercasedToken(push.deviceToken))
+        apnsID = CompactAPNsID(push.apnsID)
+        check = PreparedPayloadCheck(
+            payload: push.payload, parsed: push.parsedPayload, now: now, schemas: schemas,
+            futureTimestampTolerance: futureTimestampTolerance)
+    }
+
+    init(_ push: LiveActivityPush, now: Timestamp, configuration: LiveActivityConfiguration) {
+        self.init(
+            push, now: now, schemas: configuration.schemas,
+            futureTimestampTolerance: configuration.futureTimestampTolerance)
+    }
+}
