@@ -28,3 +28,14 @@ extension ErrorBody {
         return Array((try? encoder.encode(self)) ?? Data("{}".utf8))
     }
 }
+
+extension Reason {
+    /// `{"reason":"<this reason>"}`, the error body of a rejection without a timestamp (every status but 410),
+    /// written once per reason: a rejected push shares the bytes instead of building them.
+    public var errorBodyBytes: [UInt8] {
+        Self.errorBodies[self] ?? ErrorBody(reason: rawValue).jsonBytes
+    }
+
+    private static let errorBodies: [Reason: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, ErrorBody(reason: $0.rawValue).jsonBytes) })
+}

@@ -46,7 +46,7 @@ public struct PushPipeline: Sendable {
     ) -> PushDecision {
         var verdict = validator.evaluateRules(request, authenticator: authenticator, now: now)
         var actions: [ConnectionAction] = []
-        let sentID = request.value("apns-id")
+        let sentID = verdict.apnsID  // `apns-id` as sent: the rules read it once (`PushFacts.apnsID`)
         let apnsID = sentID.flatMap { $0.isEmpty ? nil : $0 } ?? newApnsID()
         var liveActivity: LiveActivityDeviceOutcome?
 
@@ -62,7 +62,7 @@ public struct PushPipeline: Sendable {
         } else if verdict.isAccepted, verdict.pushType == .liveactivity, let device {
             (verdict, liveActivity) = deliver(request, verdict: verdict, to: device, apnsID: apnsID, now: now)
         } else {
-            verdict = validator.applyingStrictMode(to: verdict)
+            validator.applyStrictMode(to: &verdict)
         }
 
         actions += Self.certificateRefusalActions(for: verdict, fault: fault)

@@ -13,6 +13,8 @@ struct AcceptedToken {
     var environment: APNsEnvironment
     var topic: String?
     var verified: VerifiedToken
+    /// `verified.sender`, made once for every request the memo answers.
+    var sender: AuthenticatedSender
     /// When the token's verification cache entry expires; past it, a lookup would drop the entry.
     var cachedUntil: Timestamp
     /// The topic check's warning (`auth-topic-unchecked`), nil when it had none.
