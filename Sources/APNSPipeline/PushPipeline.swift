@@ -70,10 +70,12 @@ public struct PushPipeline: Sendable {
             actions.append(change)
         }
         let uniqueID = verdict.environment == .development ? newUniqueID() : nil
+        let response = verdict.response(apnsID: apnsID, uniqueID: uniqueID)
         return PushDecision(
-            response: verdict.response(apnsID: apnsID, uniqueID: uniqueID), actions: actions,
+            response: response, actions: actions,
             record: DeliveryDraft(
-                verdict: verdict, apnsID: apnsID, uniqueID: uniqueID, liveActivity: liveActivity, injected: fault?.mark),
+                verdict: consume verdict, apnsID: apnsID, uniqueID: uniqueID, liveActivity: liveActivity,
+                injected: fault?.mark),
             sendsResponse: fault?.sendsAnything ?? true)
     }
 

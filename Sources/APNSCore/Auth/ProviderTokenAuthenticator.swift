@@ -62,8 +62,8 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     }
 
     private func evaluate(_ request: AuthRequest) -> Result<(AuthenticatedSender, [PushWarning]), AuthRejection> {
-        if lastAccepted?.stillHolds(for: request, registry: registry, cache: cache) == true {
-            return evaluateUnchanged(now: request.now)
+        if let memo = lastAccepted, memo.stillHolds(for: request, registry: registry, cache: cache) {
+            return evaluateUnchanged(memo, now: request.now)
         }
         lastAccepted = nil
         // Read before anything they guard, so a change made while this request is judged voids the memo.
@@ -98,7 +98,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         if let cachedUntil, let authorization = request.authorization.first {
             lastAccepted = AcceptedToken(
                 authorization: authorization, environment: request.environment, topic: request.topic,
-                verified: verified, sender: verified.sender, cachedUntil: cachedUntil, topicWarning: topicWarning,
+                verified: verified, cachedUntil: cachedUntil, topicWarning: topicWarning,
                 registryChanges: registryChanges, cacheRemovals: cacheRemovals)
         }
         return .success((verified.sender, warnings))
@@ -106,19 +106,19 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
 
     /// The answer for a request that repeats the memo's credential and topic while nothing it was judged on has
     /// changed: the verification, environment, binding and topic checks all gave what they gave then, so only the
-    /// time rule, which moves with `now`, is judged again. Reads the memo (`lastAccepted`, present) field by field
-    /// rather than copying it whole.
-    private func evaluateUnchanged(now: Timestamp) -> Result<(AuthenticatedSender, [PushWarning]), AuthRejection> {
-        var warnings = lastAccepted!.verified.warnings
+    /// time rule, which moves with `now`, is judged again.
+    private func evaluateUnchanged(
+        _ memo: AcceptedToken, now: Timestamp
+    ) -> Result<(AuthenticatedSender, [PushWarning]), AuthRejection> {
+        var warnings = memo.verified.warnings
         do {
-            if let warning = try checkIssuedAt(lastAccepted!.verified.issuedAt, now: now) { warnings.append(warning) }
+            if let warning = try checkIssuedAt(memo.verified.issuedAt, now: now) { warnings.append(warning) }
         } catch {
-            let presented = PresentedToken(lastAccepted!.verified)
             lastAccepted = nil
-            return .failure(error.presenting(presented))
+            return .failure(error.presenting(PresentedToken(memo.verified)))
         }
-        if let topicWarning = lastAccepted!.topicWarning { warnings.append(topicWarning) }
-        return .success((lastAccepted!.sender, warnings))
+        if let topicWarning = memo.topicWarning { warnings.append(topicWarning) }
+        return .success((memo.sender, warnings))
     }
 
     /// The cached verification of `token`, or a fresh one (then cached), with when its cache entry expires (nil:
