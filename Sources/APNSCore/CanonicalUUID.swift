@@ -44,23 +44,23 @@ public enum CanonicalUUID {
 
     /// The canonical text of 128 bits, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` (or lower case).
     public static func text(high: UInt64, low: UInt64, uppercase: Bool) -> String {
-        let digits: StaticString = uppercase ? "0123456789ABCDEF" : "0123456789abcdef"
-        return digits.withUTF8Buffer { hex in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                var out = 0
-                for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        buffer[out] = UInt8(ascii: "-")
-                        out += 1
-                    }
-                    let word = index < 8 ? high : low
-                    let byte = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
-                    buffer[out] = hex[Int(byte >> 4)]
-                    buffer[out + 1] = hex[Int(byte & 0x0F)]
-                    out += 2
+        // Digits computed, not read from a table inside a second closure (this runs for most pushes' apns-id).
+        let letterBase = (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) - 10
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            var out = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[out] = UInt8(ascii: "-")
+                    out += 1
                 }
-                return out
+                let word = index < 8 ? high : low
+                let byte = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
+                let (upper, lower) = (byte >> 4, byte & 0x0F)
+                buffer[out] = upper < 10 ? UInt8(ascii: "0") + upper : letterBase + upper
+                buffer[out + 1] = lower < 10 ? UInt8(ascii: "0") + lower : letterBase + lower
+                out += 2
             }
+            return out
         }
     }
 }

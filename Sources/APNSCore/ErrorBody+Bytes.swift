@@ -28,3 +28,26 @@ extension ErrorBody {
         return Array((try? encoder.encode(self)) ?? Data("{}".utf8))
     }
 }
+
+extension Reason {
+    /// `{"reason":"<this reason>"}`, the error body of a rejection without a timestamp (every status but 410),
+    /// written once per reason: a rejected push shares the bytes instead of building them.
+    public var errorBodyBytes: [UInt8] {
+        // Indexed by the case's tag byte (a case-less enum's tags follow declaration order, as `allCases` does;
+        // checked once when the table is made). A dictionary would hash the raw value string on every push.
+        let tag = Int(withUnsafeBytes(of: self) { $0[0] })
+        guard let bodies = Self.errorBodiesByTag, tag < bodies.count else {
+            return ErrorBody(reason: rawValue).jsonBytes
+        }
+        return bodies[tag]
+    }
+
+    /// Every reason's body in `allCases` order; nil if a reason's tag byte were not its position there.
+    private static let errorBodiesByTag: [[UInt8]]? = {
+        guard MemoryLayout<Reason>.size == 1 else { return nil }
+        for (position, reason) in allCases.enumerated() where withUnsafeBytes(of: reason, { $0[0] }) != position {
+            return nil
+        }
+        return allCases.map { ErrorBody(reason: $0.rawValue).jsonBytes }
+    }()
+}

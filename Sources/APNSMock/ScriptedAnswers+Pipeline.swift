@@ -6,7 +6,8 @@ extension ScriptedAnswers: ScriptedOutcomeSource {
     public func scriptedOutcome(
         for request: HTTPRequest, verdict: Verdict, requestsOnConnection: Int, now: Timestamp
     ) -> ScriptedOutcome? {
-        engine
+        guard !engine.isEmpty else { return nil }
+        return engine
             .evaluate(FaultRequest(verdict: verdict, request: request, requestsOnConnection: requestsOnConnection, now: now))
             .map { $0.outcome(for: verdict, streamID: request.streamID, now: now) }
     }

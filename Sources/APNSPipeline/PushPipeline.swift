@@ -46,7 +46,7 @@ public struct PushPipeline: Sendable {
     ) -> PushDecision {
         var verdict = validator.evaluateRules(request, authenticator: authenticator, now: now)
         var actions: [ConnectionAction] = []
-        let sentID = request.value("apns-id")
+        let sentID = verdict.apnsID  // `apns-id` as sent: the rules read it once (`PushFacts.apnsID`)
         let apnsID = sentID.flatMap { $0.isEmpty ? nil : $0 } ?? newApnsID()
         var liveActivity: LiveActivityDeviceOutcome?
 
@@ -62,7 +62,7 @@ public struct PushPipeline: Sendable {
         } else if verdict.isAccepted, verdict.pushType == .liveactivity, let device {
             (verdict, liveActivity) = deliver(request, verdict: verdict, to: device, apnsID: apnsID, now: now)
         } else {
-            verdict = validator.applyingStrictMode(to: verdict)
+            validator.applyStrictMode(to: &verdict)
         }
 
         actions += Self.certificateRefusalActions(for: verdict, fault: fault)
@@ -70,10 +70,12 @@ public struct PushPipeline: Sendable {
             actions.append(change)
         }
         let uniqueID = verdict.environment == .development ? newUniqueID() : nil
+        let response = verdict.response(apnsID: apnsID, uniqueID: uniqueID)
         return PushDecision(
-            response: verdict.response(apnsID: apnsID, uniqueID: uniqueID), actions: actions,
+            response: response, actions: actions,
             record: DeliveryDraft(
-                verdict: verdict, apnsID: apnsID, uniqueID: uniqueID, liveActivity: liveActivity, injected: fault?.mark),
+                verdict: consume verdict, apnsID: apnsID, uniqueID: uniqueID, liveActivity: liveActivity,
+                injected: fault?.mark),
             sendsResponse: fault?.sendsAnything ?? true)
     }
 

@@ -1,4 +1,5 @@
 import APNSCore
+import Foundation
 import Testing
 
 @Suite struct ApnsIDTests {
@@ -45,5 +46,28 @@ import Testing
     ])
     func canonicalUUIDShape(_ value: String, _ isCanonical: Bool) {
         #expect(ApnsID.isCanonicalUUID(value) == isCanonical)
+    }
+}
+
+/// The canonical text of 128 bits is Foundation's `uuidString` for the same bytes (upper case), or its lower-cased
+/// form, for fixed and random values.
+@Suite struct CanonicalUUIDTextTests {
+    @Test func textIsFoundationsUUIDString() {
+        var generator = SystemRandomNumberGenerator()
+        let fixed: [(UInt64, UInt64)] = [(0, 0), (.max, .max), (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210)]
+        let random = (0..<200).map { _ in (generator.next() as UInt64, generator.next() as UInt64) }
+        for (high, low) in fixed + random {
+            var bytes: [UInt8] = []
+            for word in [high, low] {
+                for shift in stride(from: 56, through: 0, by: -8) {
+                    bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+                }
+            }
+            let uuid = UUID(uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            #expect(CanonicalUUID.text(high: high, low: low, uppercase: true) == uuid.uuidString)
+            #expect(CanonicalUUID.text(high: high, low: low, uppercase: false) == uuid.uuidString.lowercased())
+        }
     }
 }

@@ -19,3 +19,30 @@ import Testing
         #expect(DeviceTokenFormat.problem(with: token, maximumHexLength: nil) == nil)
     }
 }
+
+/// The explanation for a token that is not hex digits names the first scalar that is not one, quoted as Swift's
+/// `debugDescription` quotes it: the same text whether it comes from the per-byte table (an ASCII character after
+/// ASCII hex digits) or is built (anything else).
+@Suite struct DeviceTokenNonHexExplanationTests {
+    static func built(_ bad: Unicode.Scalar) -> String {
+        "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
+    }
+
+    @Test func everyASCIICharacterIsQuotedAsBuilt() {
+        for value in UInt8(0)..<0x80 {
+            let bad = Unicode.Scalar(value)
+            guard !bad.properties.isASCIIHexDigit else { continue }
+            for token in ["\(bad)", "ab\(bad)", "0123\(bad)zz", "ab\(bad)é"] {
+                #expect(DeviceTokenFormat.problem(with: token) == Self.built(bad), "\(value)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("é", "é"), ("abé", "é"), ("ab\u{301}", "\u{301}"), ("😀ab", "😀"), ("ab\u{0}", "\u{0}"),
+        ("abcd\u{7F}", "\u{7F}"),
+    ] as [(String, Unicode.Scalar)])
+    func theFirstNonHexScalarIsNamed(token: String, bad: Unicode.Scalar) {
+        #expect(DeviceTokenFormat.problem(with: token) == Self.built(bad))
+    }
+}

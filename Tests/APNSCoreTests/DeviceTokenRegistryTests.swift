@@ -77,3 +77,21 @@ import Testing
         }
     }
 }
+
+/// The registry's emptiness (which lets a lookup skip the lock) follows declarations and removals.
+@Suite struct DeviceTokenRegistryEmptinessTests {
+    @Test func lookupsFollowDeclarationsAndRemovals() {
+        let token = String(repeating: "ab", count: 32)
+        let registry = DeviceTokenRegistry()
+        #expect(registry.lookup(token) == .registryEmpty)
+        registry.declare(DeclaredDeviceToken(token: token, bundleID: "com.example.app"))
+        #expect(registry.lookup(token.uppercased()) != .registryEmpty)
+        #expect(registry.lookup("cd") == .undeclared)
+        #expect(registry.remove(token: token))
+        #expect(registry.lookup(token) == .registryEmpty)
+        registry.declare(DeclaredDeviceToken(token: token, bundleID: "com.example.app"))
+        registry.removeAll()
+        #expect(registry.lookup(token) == .registryEmpty)
+        #expect(DeviceTokenRegistry([DeclaredDeviceToken(token: token, bundleID: "com.example.app")]).lookup("cd") == .undeclared)
+    }
+}

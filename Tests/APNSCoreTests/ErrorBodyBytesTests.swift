@@ -16,3 +16,16 @@ import Testing
         #expect(body.jsonBytes == body.encodedBytes, "\(String(decoding: body.jsonBytes, as: UTF8.self))")
     }
 }
+
+/// Each reason's shared error body is the body written for it, and a rejection's response carries it.
+@Suite struct ReasonErrorBodyTests {
+    @Test(arguments: Reason.allCases)
+    func theSharedBodyIsTheEncodedOne(reason: Reason) {
+        #expect(reason.errorBodyBytes == ErrorBody(reason: reason.rawValue).encodedBytes)
+        let response = Verdict.rejected(APNsRejection(reason, timestamp: 7), PushFindings())
+            .response(apnsID: "A", uniqueID: "b")
+        let timestamp: Int64? = reason.status == 410 ? 7 : nil
+        #expect(response.body == ErrorBody(reason: reason.rawValue, timestamp: timestamp).encodedBytes)
+        #expect(response.headers.map(\.name) == ["content-type", "apns-id", "apns-unique-id"])
+    }
+}

@@ -158,3 +158,21 @@ import Testing
         #expect(scripts.engine.specs == [FaultSpec(action: .blackHole)])
     }
 }
+
+/// `isEmpty` (which lets a push skip fault matching) follows the list through adds, a spec used up, and removal.
+@Suite struct FaultEngineEmptinessTests {
+    @Test func isEmptyFollowsTheList() {
+        let engine = FaultEngine()
+        #expect(engine.isEmpty)
+        engine.add(FaultSpec(action: FaultEngineTests.answer503, scope: FaultScope(remaining: 1)))
+        #expect(!engine.isEmpty)
+        #expect(engine.evaluate(FaultEngineTests.sender) != nil)
+        #expect(engine.isEmpty, "the spec was used up and removed")
+        engine.add(FaultSpec(action: .blackHole))
+        engine.add(FaultSpec(action: .blackHole))
+        #expect(!engine.isEmpty)
+        engine.removeAll()
+        #expect(engine.isEmpty)
+        #expect(!FaultEngine([FaultSpec(action: .blackHole)]).isEmpty)
+    }
+}

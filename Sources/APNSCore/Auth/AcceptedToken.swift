@@ -8,17 +8,37 @@
 /// expired at the request's time. The connection's binding cannot have moved either: only an accepted request
 /// changes it, and the memo is rebuilt by every evaluation that does not use it. The time rule (`iat` older than
 /// the token lifetime → `ExpiredProviderToken`) is not memoised: it is judged against each request's time.
-struct AcceptedToken {
-    var authorization: String
-    var environment: APNsEnvironment
-    var topic: String?
-    var verified: VerifiedToken
+///
+/// A class: the authenticator holds it across requests and reads it on every one, so a request takes one reference
+/// to it instead of copying its strings.
+final class AcceptedToken {
+    let authorization: String
+    let environment: APNsEnvironment
+    let topic: String?
+    let verified: VerifiedToken
+    /// `verified.sender`, made once for every request the memo answers.
+    let sender: AuthenticatedSender
     /// When the token's verification cache entry expires; past it, a lookup would drop the entry.
-    var cachedUntil: Timestamp
+    let cachedUntil: Timestamp
     /// The topic check's warning (`auth-topic-unchecked`), nil when it had none.
-    var topicWarning: PushWarning?
-    var registryChanges: UInt64
-    var cacheRemovals: UInt64
+    let topicWarning: PushWarning?
+    let registryChanges: UInt64
+    let cacheRemovals: UInt64
+
+    init(
+        authorization: String, environment: APNsEnvironment, topic: String?, verified: VerifiedToken,
+        cachedUntil: Timestamp, topicWarning: PushWarning?, registryChanges: UInt64, cacheRemovals: UInt64
+    ) {
+        self.authorization = authorization
+        self.environment = environment
+        self.topic = topic
+        self.verified = verified
+        self.sender = verified.sender
+        self.cachedUntil = cachedUntil
+        self.topicWarning = topicWarning
+        self.registryChanges = registryChanges
+        self.cacheRemovals = cacheRemovals
+    }
 
     func stillHolds(for request: AuthRequest, registry: SigningKeyRegistry, cache: VerifiedTokenCache) -> Bool {
         request.now < cachedUntil && request.environment == environment && request.topic == topic

@@ -85,7 +85,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         var warnings = verified.warnings
         var topicWarning: PushWarning?
         do {
-            if let warning = try checkIssuedAt(verified, now: request.now) { warnings.append(warning) }
+            if let warning = try checkIssuedAt(verified.issuedAt, now: request.now) { warnings.append(warning) }
             try checkEnvironment(key, request.environment)
             try checkBinding(token: token, verified: verified, key: key, now: request.now)
             if let topic = request.topic, let warning = try checkTopic(topic, key: key) {
@@ -112,13 +112,13 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     ) -> Result<(AuthenticatedSender, [PushWarning]), AuthRejection> {
         var warnings = memo.verified.warnings
         do {
-            if let warning = try checkIssuedAt(memo.verified, now: now) { warnings.append(warning) }
+            if let warning = try checkIssuedAt(memo.verified.issuedAt, now: now) { warnings.append(warning) }
         } catch {
             lastAccepted = nil
             return .failure(error.presenting(PresentedToken(memo.verified)))
         }
         if let topicWarning = memo.topicWarning { warnings.append(topicWarning) }
-        return .success((memo.verified.sender, warnings))
+        return .success((memo.sender, warnings))
     }
 
     /// The cached verification of `token`, or a fresh one (then cached), with when its cache entry expires (nil:
@@ -146,10 +146,10 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     }
 
     /// The one-hour rule (A-TOKEN: "APNs rejects tokens older than one hour") and the future tolerance.
-    private func checkIssuedAt(_ verified: VerifiedToken, now: Timestamp) throws(AuthRejection) -> PushWarning? {
-        let issued = verified.issuedAt.seconds
+    private func checkIssuedAt(_ issuedAt: IssuedAt, now: Timestamp) throws(AuthRejection) -> PushWarning? {
+        let issued = issuedAt.seconds
         let age = now.secondsSinceEpoch - issued
-        var iatText: String { Self.describe(verified.issuedAt) }  // only for a message: not built per push
+        var iatText: String { Self.describe(issuedAt) }  // only for a message: not built per push
         if age > policy.tokenLifetime {
             throw AuthRejection(
                 reason: .expiredProviderToken,

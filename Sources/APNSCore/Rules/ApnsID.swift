@@ -17,16 +17,18 @@ public enum ApnsID {
 
     /// Whether `value` is a UUID in canonical 8-4-4-4-12 form (either letter case). Source: A-SEND (`apns-id`).
     public static func isCanonicalUUID(_ value: String) -> Bool {
-        let bytes = Array(value.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
-                if byte != UInt8(ascii: "-") { return false }
-            } else if !isHexDigit(byte) {
-                return false
+        var value = value
+        return value.withUTF8 { bytes in  // the bytes in place: no array, no list of dash positions per byte
+            guard bytes.count == 36 else { return false }
+            for (index, byte) in bytes.enumerated() {
+                if CanonicalUUID.isDash(at: index) {
+                    if byte != UInt8(ascii: "-") { return false }
+                } else if !isHexDigit(byte) {
+                    return false
+                }
             }
+            return true
         }
-        return true
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

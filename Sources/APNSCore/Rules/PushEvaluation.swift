@@ -10,6 +10,8 @@ public struct PushEvaluation {
     /// The environment the push is judged in (override, else the listener's).
     public let environment: APNsEnvironment
     public let now: Timestamp
+    /// Where the APNs headers sit in `request.headers` (one pass; read them with `header(_:)`).
+    public let headerIndex: APNsHeaderIndex
 
     public var facts: PushFacts
     public var warnings: [PushWarning] = []
@@ -34,11 +36,23 @@ public struct PushEvaluation {
         self.authenticator = authenticator
         self.environment = configuration.environmentOverride ?? request.connection.environment
         self.now = now
+        let headerIndex = APNsHeaderIndex(request.headers)
+        self.headerIndex = headerIndex
         self.facts = PushFacts(
             deviceToken: PushEvaluation.deviceToken(inPath: request.path),
-            topic: request.value("apns-topic"),
-            apnsID: request.value("apns-id"),
-            collapseID: request.value("apns-collapse-id"))
+            topic: headerIndex.value(.apnsTopic, in: request.headers),
+            apnsID: headerIndex.value(.apnsID, in: request.headers),
+            collapseID: headerIndex.value(.apnsCollapseID, in: request.headers))
+    }
+
+    /// The first value of an APNs header, as `request.value(name.fieldName)`.
+    public func header(_ name: APNsHeaderIndex.Name) -> String? {
+        headerIndex.value(name, in: request.headers)
+    }
+
+    /// Every value of an APNs header in arrival order, as `request.values(name.fieldName)`.
+    public func headerValues(_ name: APNsHeaderIndex.Name) -> [String] {
+        headerIndex.values(name, in: request.headers)
     }
 
     /// The push type that decides topic and size rules: the header's, else the one the topic's suffix implies,
@@ -62,6 +76,14 @@ public struct PushEvaluation {
     static func deviceToken(inPath path: String) -> String? {
         let prefix = "/3/device/"
         guard path.hasUTF8Prefix(prefix) else { return nil }
-        return String(path.dropFirst(prefix.count))
+        // The prefix is ten ASCII characters; when the byte after it is ASCII too (or there is none), a character
+        // boundary follows the prefix's last byte, so the token is the bytes after it. Otherwise the tenth
+        // character may absorb combining marks: dropped by characters, as ever.
+        var bytes = path
+        let token: String? = bytes.withUTF8 { bytes in
+            guard bytes.count == 10 || bytes[10] < 0x80 else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[10...]), as: UTF8.self)
+        }
+        return token ?? String(path.dropFirst(prefix.count))
     }
 }

@@ -33,7 +33,7 @@ extension PushRule {
         }
         if topicIsWellFormed { evaluation.wellFormedTopic = evaluation.facts.topic }
         let request = AuthRequest(
-            authorization: evaluation.request.values("authorization"),
+            authorization: evaluation.headerValues(.authorization),
             topic: topicIsWellFormed ? evaluation.facts.topic : nil,
             pushType: evaluation.facts.pushType,
             environment: evaluation.environment,
@@ -41,7 +41,7 @@ extension PushRule {
         switch authenticator.authenticate(request) {
         case .accepted(let sender, let warnings):
             evaluation.sender = sender
-            evaluation.warnings += warnings
+            if !warnings.isEmpty { evaluation.warnings += warnings }
             return nil
         case .rejected(let reason, let explanation, let token):
             evaluation.presentedToken = token

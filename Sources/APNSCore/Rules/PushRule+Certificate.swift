@@ -7,7 +7,7 @@ extension PushRule {
     static func usesCertificate(_ evaluation: PushEvaluation) -> PeerCertificate? {
         guard let certificate = evaluation.request.connection.tls?.clientCertificate else { return nil }
         if evaluation.configuration.tokenOnCertificateConnection == .verify,
-            !evaluation.request.values("authorization").isEmpty
+            evaluation.headerIndex.firstPosition(of: .authorization) != nil
         {
             return nil
         }
@@ -30,7 +30,7 @@ extension PushRule {
             return RuleRejection(reason, explanation)
         case .accepted(let provider, let topic):
             evaluation.facts.topic = topic
-            if !evaluation.request.values("authorization").isEmpty {
+            if evaluation.headerIndex.firstPosition(of: .authorization) != nil {
                 evaluation.warn(
                     .tokenOnCertificateConnection,
                     "this connection authenticated with the certificate for \(provider.bundleID); APNs ignores the "

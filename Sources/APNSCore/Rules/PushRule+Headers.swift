@@ -10,16 +10,8 @@ extension PushRule {
     /// Source: A-RESP ("One or more headers are repeated"), A-SEND. Which headers count is unknown;
     /// choice: the `apns-*` headers of A-SEND's header table (clients' `content-type`, `user-agent` … are ignored).
     public static let headersNotRepeated = PushRule(id: "headers.not-repeated") { evaluation in
-        // One pass, no array per name (this rule runs first on every push); the message is built only on a repeat.
-        var seen: UInt64 = 0  // bit i: singleValueHeaders[i] was seen
-        var repeated = false
-        for header in evaluation.request.headers where header.name.utf8.first == UInt8(ascii: "a") {
-            guard let index = PushRule.singleValueHeaders.firstIndex(of: header.name) else { continue }
-            let bit: UInt64 = 1 << index
-            repeated = repeated || seen & bit != 0
-            seen |= bit
-        }
-        guard repeated else { return nil }
+        // The evaluation's header index already knows (one pass per push); the message is built only on a repeat.
+        guard evaluation.headerIndex.repeatsASingleValueHeader else { return nil }
         for name in PushRule.singleValueHeaders {
             let count = evaluation.request.values(name).count
             if count > 1 {
@@ -49,7 +41,7 @@ extension PushRule {
     /// Source: A-SEND ("UNIX epoch expressed in seconds"), A-RESP (`BadExpirationDate`); A-SEND. Choice: decimal
     /// digits only (no sign, no fraction, no spaces), fitting in 64 bits.
     public static let headersExpiration = PushRule(id: "headers.apns-expiration") { evaluation in
-        guard let value = evaluation.request.value("apns-expiration") else { return nil }
+        guard let value = evaluation.header(.apnsExpiration) else { return nil }
         guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int64(value) else {
             return RuleRejection(
                 .badExpirationDate,
@@ -64,8 +56,14 @@ extension PushRule {
     ///
     /// Source: A-SEND (priorities 10, 5, 1), A-RESP (`BadPriority`); A-SEND.
     public static let headersPriority = PushRule(id: "headers.apns-priority") { evaluation in
-        guard let value = evaluation.request.value("apns-priority") else { return nil }
-        guard ["1", "5", "10"].contains(value), let priority = Int(value) else {
+        guard let value = evaluation.header(.apnsPriority) else { return nil }
+        let priority: Int? = switch value {  // no array of the three per push
+        case "1": 1
+        case "5": 5
+        case "10": 10
+        default: nil
+        }
+        guard let priority else {
             return RuleRejection(.badPriority, "apns-priority must be 10, 5 or 1; got \(value.debugDescription)")
         }
         evaluation.facts.priority = priority
@@ -77,7 +75,7 @@ extension PushRule {
     /// Source: A-SEND (push-type list), A-RESP (`InvalidPushType`); A-SEND. Choice: exact lower-case spelling, as
     /// Apple documents and every client sends for device pushes.
     public static let headersPushType = PushRule(id: "headers.apns-push-type") { evaluation in
-        guard let value = evaluation.request.value("apns-push-type") else { return nil }
+        guard let value = evaluation.header(.apnsPushType) else { return nil }
         guard let pushType = PushType(rawValue: value) else {
             let known = PushType.allCases.map(\.rawValue).joined(separator: ", ")
             return RuleRejection(

@@ -5,7 +5,8 @@ extension PushRule {
     /// certificates: on a certificate connection the authentication step has already filled it in
     /// (`CertificateAuthenticator`); with token auth the topic is always required (as pushy's mock does).
     public static let topicPresent = PushRule(topicShape: "topic.present") { evaluation in
-        guard let topic = evaluation.facts.topic, !topic.allSatisfy({ $0 == " " || $0 == "\t" }) else {
+        // Byte-wise: a Character is " " or "\t" exactly when it is that one byte (neither has an equivalent).
+        guard let topic = evaluation.facts.topic, !topic.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else {
             return RuleRejection(
                 .missingTopic, "send apns-topic: the app's bundle ID, plus the push type's suffix if it has one")
         }
@@ -17,13 +18,11 @@ extension PushRule {
     /// Source: mobile-surfaces MS035 (an empty bundle ID gives a topic of just the suffix and `MissingTopic`).
     public static let topicHasBundleID = PushRule(topicShape: "topic.has-bundle-id") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
-        let length = topic.utf8.count
+        var bytes = topic
+        let (length, ascii) = bytes.withUTF8 { ($0.count, $0.allSatisfy { $0 < 0x80 }) }
         // An ASCII topic can be a bare suffix only at the suffix's length or one byte shorter (no leading dot); a
         // non-ASCII one may still equal it under Unicode equivalence, so it is compared with every suffix.
-        let ascii = topic.utf8.allSatisfy { $0 < 0x80 }
-        for pushType in PushType.allCases where !pushType.topicSuffix.isEmpty {
-            let suffix = pushType.topicSuffix
-            let suffixLength = suffix.utf8.count
+        for (suffix, suffixLength) in topicSuffixesInCaseOrder {
             guard !ascii || length == suffixLength || length == suffixLength - 1 else { continue }
             if topic == suffix || topic.utf8.elementsEqual(suffix.utf8.dropFirst()) {
                 return RuleRejection(
@@ -34,6 +33,11 @@ extension PushRule {
         return nil
     }
 
+    /// The non-empty push-type topic suffixes in `PushType.allCases` order, with their lengths in bytes.
+    private static let topicSuffixesInCaseOrder: [(suffix: String, length: Int)] = PushType.allCases
+        .filter { !$0.topicSuffix.isEmpty }
+        .map { ($0.topicSuffix, $0.topicSuffix.utf8.count) }
+
     /// A push-type suffix written twice (`com.example.app.push-type.liveactivity.push-type.liveactivity`,
     /// `….voip.voip`) is `400 TopicDisallowed`.
     ///
@@ -42,10 +46,13 @@ extension PushRule {
     public static let topicSuffixNotDoubled = PushRule(topicShape: "topic.suffix-not-doubled") { evaluation in
         guard let topic = evaluation.facts.topic, let implied = PushType.implied(byTopic: topic) else { return nil }
         let suffix = implied.topicSuffix
-        let head = topic.utf8.dropLast(suffix.utf8.count)
-        guard head.count >= suffix.utf8.count, head.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) else {
-            return nil
+        let suffixLength = suffix.utf8.count
+        var bytes = topic
+        let doubled = bytes.withUTF8 { topic in
+            topic.count >= 2 * suffixLength
+                && topic[(topic.count - 2 * suffixLength)..<(topic.count - suffixLength)].elementsEqual(suffix.utf8)
         }
+        guard doubled else { return nil }
         return RuleRejection(
             .topicDisallowed,
             "apns-topic repeats the suffix \(suffix): \(topic); the bundle ID must not include it. Use "
@@ -71,8 +78,13 @@ extension PushRule {
     /// Letters, digits, `-` and `.` only, and no empty part between dots (one pass over the bytes: this runs twice
     /// per push).
     static func isBundleIDShaped(_ topic: String) -> Bool {
+        var topic = topic
+        return topic.withUTF8(isBundleIDShaped(bytes:))
+    }
+
+    private static func isBundleIDShaped(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var partLength = 0
-        for byte in topic.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "."):
                 if partLength == 0 { return false }

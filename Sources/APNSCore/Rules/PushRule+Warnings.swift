@@ -136,12 +136,7 @@ extension PushRule {
     public static let warnAPSDates = PushRule(id: "warn.aps-dates") { evaluation in
         guard let aps = evaluation.aps else { return nil }
         let nowSeconds = evaluation.now.secondsSinceEpoch
-        let dateKeys: [(String, PushWarningCode)] = [
-            ("timestamp", .apsTimestampMilliseconds),
-            ("stale-date", .apsStaleDateMilliseconds),
-            ("dismissal-date", .apsDismissalDateMilliseconds),
-        ]
-        for (key, code) in dateKeys {
+        for (key, code) in apsDateKeys {
             guard let seconds = aps[key]?.doubleValue, seconds > millisecondsThreshold else { continue }
             evaluation.warn(
                 code,
@@ -159,6 +154,14 @@ extension PushRule {
 }
 
 extension PushRule {
+    /// The `aps` keys that hold UNIX seconds, with the warning for a value that looks like milliseconds (made once,
+    /// not per push).
+    static let apsDateKeys: [(key: String, code: PushWarningCode)] = [
+        ("timestamp", .apsTimestampMilliseconds),
+        ("stale-date", .apsStaleDateMilliseconds),
+        ("dismissal-date", .apsDismissalDateMilliseconds),
+    ]
+
     /// A number of seconds without a trailing `.0` when it is whole.
     static func secondsText(_ value: Double) -> String {
         JSONValue.number(value).compactText

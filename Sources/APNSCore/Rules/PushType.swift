@@ -49,12 +49,24 @@ public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
         self == .liveactivity || self == .location
     }
 
-    /// The push type whose topic suffix `topic` ends with, if any (the longest suffix wins).
+    /// The push type whose topic suffix `topic` ends with, if any (the longest suffix wins). Byte-wise on UTF-8.
     public static func implied(byTopic topic: String) -> PushType? {
-        suffixedByLongestSuffix.first { topic.hasUTF8Suffix($0.topicSuffix) }
+        var topic = topic
+        return topic.withUTF8 { implied(byTopicBytes: $0) }
     }
 
-    private static let suffixedByLongestSuffix = allCases
+    /// `implied(byTopic:)` over the topic's UTF-8 bytes.
+    static func implied(byTopicBytes topic: UnsafeBufferPointer<UInt8>) -> PushType? {
+        guard let last = topic.last else { return nil }
+        for (pushType, suffix) in suffixedByLongestSuffix where suffix.last == last && topic.count >= suffix.count {
+            if topic.suffix(suffix.count).elementsEqual(suffix) { return pushType }
+        }
+        return nil
+    }
+
+    /// Every push type with a topic suffix and the suffix's bytes, longest suffix first.
+    static let suffixedByLongestSuffix: [(pushType: PushType, suffix: [UInt8])] = allCases
         .filter { !$0.topicSuffix.isEmpty }
         .sorted { $0.topicSuffix.utf8.count > $1.topicSuffix.utf8.count }
+        .map { ($0, Array($0.topicSuffix.utf8)) }
 }

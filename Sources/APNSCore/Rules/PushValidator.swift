@@ -47,7 +47,9 @@ public struct PushValidator: Sendable {
     /// An accepted verdict turned into the mock's strict rejection when one of its warnings is strict; any other
     /// verdict unchanged.
     public func applyingStrictMode(to verdict: Verdict) -> Verdict {
-        guard verdict.isAccepted, let strict = strictRejection(for: verdict.warnings) else { return verdict }
+        // No strict code configured (the default): nothing to look up, and the warnings are not read.
+        guard !configuration.strict.isEmpty, verdict.isAccepted, let strict = strictRejection(for: verdict.warnings)
+        else { return verdict }
         var findings = verdict.findings
         findings.explanation = "strict mode (the mock's rule, not APNs'): " + strict.warning.message
         findings.ruleID = "strict.\(strict.warning.code)"
@@ -56,6 +58,13 @@ public struct PushValidator: Sendable {
                 origin: .strictMode(code: strict.warning.code), status: strict.rejection.status,
                 wireReason: strict.rejection.wireReason),
             findings)
+    }
+
+    /// `applyingStrictMode(to:)` in place: with no strict code configured (the default) the verdict is not even
+    /// copied.
+    public func applyStrictMode(to verdict: inout Verdict) {
+        guard !configuration.strict.isEmpty else { return }
+        verdict = applyingStrictMode(to: verdict)
     }
 
     /// The first warning, in order, that the configuration makes strict.
@@ -70,10 +79,15 @@ public struct PushValidator: Sendable {
 }
 
 extension PushEvaluation {
-    /// What the rules found, for the verdict.
-    func findings(explanation: String?, ruleID: String?) -> PushFindings {
-        PushFindings(
-            facts: facts, warnings: warnings, explanation: explanation, ruleID: ruleID, sender: sender,
-            presentedToken: presentedToken, environment: environment, payload: payload)
+    /// What the rules found, for the verdict. The facts, warnings, sender, refused token and payload are moved
+    /// out (swapped, not copied: the evaluation ends here and would only release them).
+    mutating func findings(explanation: String?, ruleID: String?) -> PushFindings {
+        var findings = PushFindings(explanation: explanation, ruleID: ruleID, environment: environment)
+        swap(&findings.facts, &facts)
+        swap(&findings.warnings, &warnings)
+        swap(&findings.sender, &sender)
+        swap(&findings.presentedToken, &presentedToken)
+        swap(&findings.payload, &payload)
+        return findings
     }
 }

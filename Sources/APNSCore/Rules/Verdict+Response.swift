@@ -11,18 +11,21 @@ extension Verdict {
     ///   - apnsID: usually `ApnsID.resolve(requestValue: verdict.apnsID)`.
     ///   - uniqueID: `ApnsID.newUniqueID()` in the development environment, else nil.
     public func response(apnsID: String, uniqueID: String?) -> HTTPResponse {
-        var headers: [HeaderField] = []
-        var body: [UInt8] = []
-        if status != 200 {
-            headers.append(HeaderField("content-type", "application/json"))
-            let errorBody = ErrorBody(
-                reason: wireReason ?? "",
-                timestamp: status == 410 ? timestamp : nil)
-            body = Verdict.encode(errorBody)
+        // Each header array is built at its final size (one allocation); APNs' own rejections without a timestamp
+        // share their reason's body bytes (`Reason.errorBodyBytes`).
+        let status = status
+        let id = HeaderField("apns-id", apnsID)
+        guard status != 200 else {
+            let headers = uniqueID.map { [id, HeaderField("apns-unique-id", $0)] } ?? [id]
+            return HTTPResponse(status: status, headers: headers, body: [])
         }
-        headers.append(HeaderField("apns-id", apnsID))
-        if let uniqueID {
-            headers.append(HeaderField("apns-unique-id", uniqueID))
+        let contentType = HeaderField("content-type", "application/json")
+        let headers = uniqueID.map { [contentType, id, HeaderField("apns-unique-id", $0)] } ?? [contentType, id]
+        let body: [UInt8]
+        if case .rejected(let rejection, _) = self, rejection.timestamp == nil {
+            body = rejection.reason.errorBodyBytes
+        } else {
+            body = Verdict.encode(ErrorBody(reason: wireReason ?? "", timestamp: status == 410 ? timestamp : nil))
         }
         return HTTPResponse(status: status, headers: headers, body: body)
     }

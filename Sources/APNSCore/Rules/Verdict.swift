@@ -16,11 +16,13 @@ public enum Verdict: Sendable, Hashable {
 
     /// The request facts, warnings, sender and explanation, whatever the answer.
     public var findings: PushFindings {
-        get {
+        // Read in place: every accessor below goes through here, and a getter would copy the whole findings (its
+        // strings, arrays and payload) to hand out one field.
+        _read {
             switch self {
             case .accepted(let findings), .rejected(_, let findings), .mockAnswer(_, let findings),
                 .unanswered(let findings):
-                return findings
+                yield findings
             }
         }
         set {

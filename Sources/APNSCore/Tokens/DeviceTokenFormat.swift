@@ -7,7 +7,9 @@ public enum DeviceTokenFormat {
     /// Why `token` is not a well-formed device token, or nil when it is.
     public static func problem(with token: String, maximumHexLength: Int? = nil) -> String? {
         if token.isEmpty { return "the device token is empty" }
-        if let count = asciiHexDigitCount(token) {  // the usual token: one pass over its bytes, no scalar decoding
+        let scan = leadingASCIIHexDigits(token)  // one pass over the bytes, no scalar decoding
+        if scan.stop == nil {  // the usual token
+            let count = scan.count
             if count % 2 != 0 {
                 return "the device token has \(count) hex digits; a token is whole bytes, so an even count"
             }
@@ -15,6 +17,11 @@ public enum DeviceTokenFormat {
                 return "the device token has \(count) hex digits; this mock is configured for at most \(maximum)"
             }
             return nil
+        }
+        if let byte = scan.stop, byte < 0x80 {
+            // Every byte before it is an ASCII hex digit, so this byte is the first scalar that is not one: the
+            // message is the one built below, made once per byte value (a rejected push builds no text).
+            return nonHexMessages[Int(byte)]
         }
         if let bad = token.unicodeScalars.first(where: { !isHexDigit($0) }) {
             return "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
@@ -33,22 +40,29 @@ public enum DeviceTokenFormat {
         problem(with: token) == nil
     }
 
-    /// The number of digits when every byte of `token` is an ASCII hex digit (then bytes, scalars and digits are
-    /// one and the same), else nil.
-    private static func asciiHexDigitCount(_ token: String) -> Int? {
+    /// How many bytes of `token` are ASCII hex digits before the first that is not one (`stop`, nil when every
+    /// byte is one: then bytes, scalars and digits are one and the same).
+    private static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
         var token = token
         return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
-            for byte in bytes {
+            for (index, byte) in bytes.enumerated() {
                 switch byte {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
                      UInt8(ascii: "A")...UInt8(ascii: "F"):
                     continue
                 default:
-                    return nil
+                    return (index, byte)
                 }
             }
-            return bytes.count
+            return (bytes.count, nil)
         }
+    }
+
+    /// The message for a token whose first non-hex-digit scalar is the ASCII character with this value (entries of
+    /// hex digits are never read).
+    private static let nonHexMessages: [String] = (0..<0x80).map { value in
+        let bad = Unicode.Scalar(UInt8(value))
+        return "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
     }
 
     private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
