@@ -103,12 +103,9 @@ import Testing
             bytes, id: 1, receivedAt: Self.liveActivity.receivedAt, pools: packer.pools) == Self.liveActivity.withID(1))
     }
 
-    @Test func fullValuePoolKeepsTheRecordWhole() {
+    @Test func fullValuePoolPacksNothing() {
         var packer = DeliveryPacker(pools: DeliveryInternPools(tls: InternPool(capacity: 0)))
         #expect(packer.pack(Self.liveActivity) == nil)
-        let entry = InMemoryDeliveryStore.Entry(Self.liveActivity, id: 4, packer: &packer)
-        #expect(entry.record(packer.pools) == Self.liveActivity.withID(4))
-        #expect(entry.hasAPNsID(Self.liveActivity.apnsID.lowercased()))
     }
 
     @Test(arguments: [[], [1, 2, 3], [2, 0xFF], [9, 200]] as [[UInt8]])
