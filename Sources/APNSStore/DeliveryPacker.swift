@@ -13,6 +13,8 @@ struct DeliveryPacker: Sendable {
     /// The string last pooled at each place of a record, and its number (in the pools of `generation`).
     private var recent: [(text: String, number: Int)?] = Array(repeating: nil, count: Self.places)
     private var recentTLS: (value: TLSInfo, number: Int)?
+    /// The payload of the previous record, its number once pooled, and whether the pool was full for it.
+    private var recentPayload: (bytes: [UInt8], number: Int?, poolFull: Bool)?
     /// The generation of the shared pools the remembered numbers and the record being packed refer to.
     private var generation: Int
     /// The pools were reset while the record was being packed: its numbers may be of either generation.
@@ -50,6 +52,7 @@ struct DeliveryPacker: Sendable {
         if current != generation {
             recent = Array(repeating: nil, count: Self.places)
             recentTLS = nil
+            recentPayload = nil
             generation = current
         }
         stale = false
@@ -84,9 +87,10 @@ struct DeliveryPacker: Sendable {
         for (index, header) in record.headers.enumerated() {
             let place = Self.headerPlaces + 2 * index
             pooled(header.name, place: place)
-            if header.name == ":path", header.value == record.path {
+            let unpooled = Self.isUnpooledHeader(header.name)
+            if unpooled, header.name == ":path", header.value == record.path {
                 tag(.path)
-            } else if PackedDeliveryRecord.unpooledHeaders.contains(header.name) {
+            } else if unpooled {
                 inline(header.value)
             } else {
                 pooled(header.value, place: place + 1)
@@ -100,8 +104,7 @@ struct DeliveryPacker: Sendable {
         } else {
             bytes.append(0)
         }
-        varint(UInt64(record.payload.count))
-        bytes.append(contentsOf: record.payload)
+        payload(record.payload)
         signed(Int64(record.status))
         pooled(record.reason, place: 5)
         inline(record.apnsUniqueID)
@@ -176,6 +179,43 @@ struct DeliveryPacker: Sendable {
         return number
     }
 
+    /// Writes the payload: a byte 1 and its number in the payload pool when it is the previous record's payload too
+    /// (pooled then), else a byte 0, its count and its bytes. A payload that differs from push to push costs one
+    /// comparison, never a hash or the pools' lock.
+    private mutating func payload(_ payload: [UInt8]) {
+        if let recent = recentPayload, Self.sameBytes(recent.bytes, payload) {
+            if let number = recent.number { return pooledPayload(number) }
+            if !recent.poolFull && payload.count <= DeliveryInternPools.longestPooledPayload {
+                if let interned = shared.withPools(ofGeneration: generation, { $0.payloads.intern(payload) }) {
+                    recentPayload = (recent.bytes, interned, interned == nil)
+                    if let number = interned { return pooledPayload(number) }
+                } else {
+                    stale = true
+                }
+            }
+        } else {
+            recentPayload = (payload, nil, false)
+        }
+        bytes.append(0)
+        varint(UInt64(payload.count))
+        bytes.append(contentsOf: payload)
+    }
+
+    private mutating func pooledPayload(_ number: Int) {
+        bytes.append(1)
+        varint(UInt64(number))
+    }
+
+    private static func sameBytes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.withUnsafeBufferPointer { first in
+            second.withUnsafeBufferPointer { second in
+                first.isEmpty || first.baseAddress == second.baseAddress
+                    || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+            }
+        }
+    }
+
     /// Writes the string: as 16 bytes when it is a UUID, two hex digits a byte when it is a hex string (a token), a
     /// reference to the same bytes already written in this record (the whole or the end of an earlier inline
     /// string), or its bytes.
@@ -214,17 +254,21 @@ struct DeliveryPacker: Sendable {
         guard utf8[8] == dash, utf8[13] == dash, utf8[18] == dash, utf8[23] == dash else { return false }
         var packed: (UInt64, UInt64) = (0, 0)
         var cases: UInt8 = 0
-        let valid = withUnsafeMutableBytes(of: &packed) { packed in
-            var written = 0
-            var position = 0
-            while position < 36 {
-                if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
-                guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], cases: &cases) else { return false }
-                packed[written] = byte
-                written += 1
-                position += 2
+        let valid = HexDigits.withTable { table in
+            withUnsafeMutableBytes(of: &packed) { packed in
+                var written = 0
+                var position = 0
+                while position < 36 {
+                    if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+                    guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], table, cases: &cases) else {
+                        return false
+                    }
+                    packed[written] = byte
+                    written += 1
+                    position += 2
+                }
+                return true
             }
-            return true
         }
         guard valid, cases != HexDigits.mixedCase else { return false }
         tag(.uuid)
@@ -245,15 +289,17 @@ struct DeliveryPacker: Sendable {
         var cases: UInt8 = 0
         var valid = true
         bytes.append(contentsOf: repeatElement(0, count: length))
-        bytes.withUnsafeMutableBufferPointer { packed in
-            var position = 0
-            for index in start..<(start + length) {
-                guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], cases: &cases) else {
-                    valid = false
-                    return
+        HexDigits.withTable { table in
+            bytes.withUnsafeMutableBufferPointer { packed in
+                var position = 0
+                for index in start..<(start + length) {
+                    guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], table, cases: &cases) else {
+                        valid = false
+                        return
+                    }
+                    packed[index] = byte
+                    position += 2
                 }
-                packed[index] = byte
-                position += 2
             }
         }
         guard valid, cases != HexDigits.mixedCase else {
@@ -262,6 +308,19 @@ struct DeliveryPacker: Sendable {
         }
         bytes[caseByte] = cases == HexDigits.upperCase ? 1 : 0
         return true
+    }
+
+    /// Whether the header's values differ from push to push (`:path`, `apns-id`, `apns-expiration`,
+    /// `apns-collapse-id`): written out, never pooled (they would fill the pool). Most names are told apart by their
+    /// length alone.
+    private static func isUnpooledHeader(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 5: name == ":path"
+        case 7: name == "apns-id"
+        case 15: name == "apns-expiration"
+        case 16: name == "apns-collapse-id"
+        default: false
+        }
     }
 
     /// Whether `path` is `/3/device/` followed by `token`.
@@ -333,15 +392,18 @@ enum HexDigits {
         }
     }
 
+    /// Runs `body` with the table (read once per string, not per digit).
+    static func withTable<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        table.withUnsafeBufferPointer(body)
+    }
+
     /// The byte two hex digits make, or-ing their letter cases into `cases`; nil when either is no hex digit.
     @inline(__always)
-    static func pair(_ high: UInt8, _ low: UInt8, cases: inout UInt8) -> UInt8? {
-        table.withUnsafeBufferPointer { table in
-            let first = table[Int(high)]
-            let second = table[Int(low)]
-            guard (first | second) & 0x80 == 0 else { return nil }
-            cases |= (first | second) & mixedCase
-            return (first & 0xF) << 4 | (second & 0xF)
-        }
+    static func pair(_ high: UInt8, _ low: UInt8, _ table: UnsafeBufferPointer<UInt8>, cases: inout UInt8) -> UInt8? {
+        let first = table[Int(high)]
+        let second = table[Int(low)]
+        guard (first | second) & 0x80 == 0 else { return nil }
+        cases |= (first | second) & mixedCase
+        return (first & 0xF) << 4 | (second & 0xF)
     }
 }

@@ -41,7 +41,7 @@ extension PackedDeliveryRecord {
             providerToken = ProviderTokenSummary(header: header, claims: claims, fingerprint: fingerprint)
         default: return nil
         }
-        guard let payload = reader.byteArray(),
+        guard let payload = reader.payload(),
               let status = reader.signed(),
               let reason = reader.string(),
               let apnsUniqueID = reader.string(),
@@ -222,6 +222,17 @@ struct PackedRecordReader {
                   count <= UInt64(position) - start
             else { return nil }
             return Int(start)..<Int(start + count)
+        default: return nil
+        }
+    }
+
+    /// The payload: written out, or a number in the payload pool.
+    mutating func payload() -> [UInt8]? {
+        switch byte() {
+        case 0: return byteArray()
+        case 1:
+            guard let number = varint() else { return nil }
+            return pools?.payloads.value(Int(number))
         default: return nil
         }
     }

@@ -9,8 +9,11 @@ struct DeliveryInternPools: Sendable {
     var tls = InternPool<TLSInfo>(capacity: 1024)
     var faults = InternPool<InjectedFault>(capacity: 1024)
     var certificates = InternPool<ClientCertificateSummary>(capacity: 1024)
+    /// Payloads a packer saw twice in a row (a load test's one body, repeated): up to `longestPooledPayload` bytes.
+    var payloads = InternPool<[UInt8]>(capacity: 256)
 
     static let longestPooledString = 1024
+    static let longestPooledPayload = 4096
 }
 
 /// A delivery record as the in-memory store keeps it: one byte array (about 400 bytes for a Live Activity update,
@@ -44,7 +47,5 @@ enum PackedDeliveryRecord {
     }
 
     static let devicePathPrefix = Array("/3/device/".utf8)
-    /// Header values that differ from push to push: written out, never pooled (they would fill the pool).
-    static let unpooledHeaders = [":path", "apns-id", "apns-expiration", "apns-collapse-id"]
 }
 

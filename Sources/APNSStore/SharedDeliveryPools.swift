@@ -42,7 +42,8 @@ final class SharedDeliveryPools: Sendable {
             state.pools = DeliveryInternPools(
                 strings: InternPool(capacity: old.strings.capacity), tls: InternPool(capacity: old.tls.capacity),
                 faults: InternPool(capacity: old.faults.capacity),
-                certificates: InternPool(capacity: old.certificates.capacity))
+                certificates: InternPool(capacity: old.certificates.capacity),
+                payloads: InternPool(capacity: old.payloads.capacity))
             state.generation += 1
             currentGeneration.store(state.generation, ordering: .releasing)
         }

@@ -90,6 +90,28 @@ import Testing
         #expect(try store.delivery(id: 2) == nil)
     }
 
+    @Test func aPayloadRepeatedByTheNextRecordIsPooledAndEveryRecordReadsBack() throws {
+        var packer = DeliveryPacker(pools: DeliveryInternPools(payloads: InternPool(capacity: 2)))
+        let payloads = ["A", "A", "A", "B", "A", "B", "B", "C", "C", "C"].map { Array(String(repeating: $0, count: 50).utf8) }
+        var packedCounts: [Int] = []
+        var packed: [([UInt8], DeliveryRecord)] = []
+        for (index, payload) in payloads.enumerated() {
+            var record = Self.record(index)
+            record.payload = payload
+            let bytes = try #require(packer.pack(record) as [UInt8]?)
+            packed.append((bytes, record))
+            packedCounts.append(bytes.count)
+        }
+        for (index, (bytes, record)) in packed.enumerated() {
+            let back = PackedDeliveryRecord.unpack(bytes, id: 1, receivedAt: record.receivedAt, pools: packer.pools)
+            #expect(back == record.withID(1), "record \(index)")
+        }
+        // Pooled from the second A on, and the second B; C finds the pool (capacity 2) full and stays written out.
+        let pooled = packedCounts.map { $0 < packedCounts[0] - 40 }
+        #expect(pooled == [false, true, true, false, false, false, true, false, false, false])
+        #expect(packer.pools.payloads.count == 2)
+    }
+
     @Test(arguments: [
         ("lower-case token", "0123456789abcdef0123456789abcdef", true),
         ("upper-case token", "0123456789ABCDEF0123456789ABCDEF", true),
@@ -107,7 +129,8 @@ import Testing
         #expect(back == record.withID(1), "\(name)")
         var plain = record
         plain.deviceToken = nil
-        let packedPlain = packer.pack(plain)
+        var plainPacker = DeliveryPacker()  // a packer of its own: the repeated payload would be pooled
+        let packedPlain = plainPacker.pack(plain)
         let withoutToken = try #require(packedPlain)
         let tokenBytes = bytes.count - withoutToken.count
         #expect((tokenBytes < token.utf8.count) == packsAsHex, "\(name): \(tokenBytes) bytes")
