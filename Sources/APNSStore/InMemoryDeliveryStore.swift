@@ -3,53 +3,40 @@ import Foundation
 
 /// A store that keeps records in memory only: for tests and `--store memory`. A record is "durable" as soon as it
 /// is in the array, so `append` calls its completion before returning. Retention is the same as SQLite's.
+///
+/// Records are packed (`PackedDeliveryRecord`) by the appending thread's packer outside the store's lock; under
+/// the lock the packed bytes are copied to the end of the arena (`PackedRecordArena`) and the slot appended.
 public final class InMemoryDeliveryStore: DeliveryStore {
-    /// One record as kept: id and receive time for paging and retention, the rest packed (`PackedDeliveryRecord`),
-    /// or the record itself when a pool of whole values is full.
+    /// One record as kept: id and receive time for paging and retention, and where its packed bytes are, or
+    /// `whole` when it is kept as a value in `State.wholes` (a pool of whole values was full, or the pools were
+    /// reset while it was packed). Plain values: appending, dropping and compacting slots retains nothing.
     struct Entry: Sendable {
         let id: Int64
         let receivedAt: Timestamp
-        let form: Form
+        let location: PackedRecordArena.Location
 
-        enum Form: Sendable {
-            case packed([UInt8])
-            indirect case whole(DeliveryRecord)
+        static let whole = PackedRecordArena.Location(chunk: .max, offset: 0)
+    }
+
+    /// What decoding an entry needs, copied under the lock and used outside it.
+    struct Snapshot: Sendable {
+        let arena: PackedRecordArena.View
+        let wholes: [Int64: DeliveryRecord]
+        let pools: DeliveryInternPools
+
+        func record(_ entry: Entry) -> DeliveryRecord? {
+            if entry.location == Entry.whole { return wholes[entry.id] }
+            return arena.withBytes(at: entry.location) { bytes in
+                PackedDeliveryRecord.unpack(bytes, id: entry.id, receivedAt: entry.receivedAt, pools: pools)
+            } ?? nil
         }
 
-        init(_ record: DeliveryRecord, id: Int64, packer: inout DeliveryPacker) {
-            self.id = id
-            receivedAt = record.receivedAt
-            if let bytes = packer.pack(record) {
-                form = .packed(bytes)
-            } else {
-                form = .whole(record.withID(id))
+        func hasAPNsID(_ entry: Entry, _ apnsID: String) -> Bool {
+            if entry.location == Entry.whole {
+                return wholes[entry.id].map { $0.apnsID.caseInsensitiveCompare(apnsID) == .orderedSame } ?? false
             }
+            return arena.withBytes(at: entry.location) { PackedDeliveryRecord.hasAPNsID($0, apnsID) } ?? false
         }
-
-        private init(id: Int64, receivedAt: Timestamp, form: Form) {
-            self.id = id
-            self.receivedAt = receivedAt
-            self.form = form
-        }
-
-        func record(_ pools: DeliveryInternPools) -> DeliveryRecord? {
-            switch form {
-            case .packed(let bytes):
-                PackedDeliveryRecord.unpack(bytes, id: id, receivedAt: receivedAt, pools: pools)
-            case .whole(let record):
-                record
-            }
-        }
-
-        func hasAPNsID(_ apnsID: String) -> Bool {
-            switch form {
-            case .packed(let bytes): PackedDeliveryRecord.hasAPNsID(bytes, apnsID)
-            case .whole(let record): record.apnsID.caseInsensitiveCompare(apnsID) == .orderedSame
-            }
-        }
-
-        /// Holds a dropped record's slot until compaction (nothing allocated).
-        static let vacated = Entry(id: 0, receivedAt: .zero, form: .packed([]))
     }
 
     private struct State {
@@ -59,44 +46,74 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         var nextID: Int64 = 1
         var closed = false
         var lastAgeSweep = Timestamp.zero
-        var packer = DeliveryPacker()
+        var arena = PackedRecordArena()
+        var wholes: [Int64: DeliveryRecord] = [:]
 
         var live: ArraySlice<Entry> { records[head...] }
 
-        /// A dropped record's bytes are freed when it is dropped, not when its slot goes. Slots are compacted once
-        /// an eighth are dropped ones (moving 24-byte entries: ~3 MB every ~12,500 pushes at the default
-        /// retention), so the array stays within its first capacity past the retention's count instead of twice.
+        /// Slots are compacted once an eighth are dropped ones (moving 24-byte entries: ~3 MB every ~12,500 pushes
+        /// at the default retention), so the array stays within its first capacity past the retention's count
+        /// instead of twice; the arena frees whole chunks as the first live record passes them.
         mutating func drop(count: Int) {
-            for index in head..<(head + count) { records[index] = Entry.vacated }
+            if !wholes.isEmpty {
+                for entry in records[head..<(head + count)] where entry.location == Entry.whole {
+                    wholes[entry.id] = nil
+                }
+            }
             head += count
             if head > 1024 && head * 8 > records.count {
                 records.removeFirst(head)
                 head = 0
             }
+            arena.release(below: head < records.count ? records[head].id : nextID)
         }
     }
 
     private let state = Locked(State())
+    private let pools: SharedDeliveryPools
+    private let packers: DeliveryPackers
     let signal = DurableSignal(durableID: 0)
     private let retention: RetentionPolicy
     private let clock: any WallClock
 
-    public init(retention: RetentionPolicy = RetentionPolicy(), clock: any WallClock = SystemClock()) {
+    public convenience init(retention: RetentionPolicy = RetentionPolicy(), clock: any WallClock = SystemClock()) {
+        self.init(retention: retention, clock: clock, pools: DeliveryInternPools())
+    }
+
+    /// `pools`: the empty pools to start with (their capacities; tests fill them up quickly).
+    init(retention: RetentionPolicy, clock: any WallClock, pools: DeliveryInternPools) {
         self.retention = retention
         self.clock = clock
+        self.pools = SharedDeliveryPools(pools)
+        packers = DeliveryPackers(pools: self.pools)
     }
+
+    /// How many chunks the arena holds now (tests: memory goes back as records are dropped).
+    var arenaChunkCount: Int { state.withLock { $0.arena.chunks.count } }
 
     @discardableResult
     public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
-        let id: Int64? = state.withLock { state in
-            guard !state.closed else { return nil }
-            let id = state.nextID
-            state.nextID += 1
-            state.records.append(Entry(record, id: id, packer: &state.packer))
-            applyRetention(&state)
-            return id
+        let id: Int64? = packers.withPacker { packer in
+            let generation = packer.packInScratch(record)
+            return packer.withPackedBytes { bytes in
+                state.withLock { state in
+                    guard !state.closed else { return nil }
+                    let id = state.nextID
+                    state.nextID += 1
+                    let location: PackedRecordArena.Location
+                    if let generation, generation == pools.generation {
+                        location = state.arena.append(bytes, id: id)
+                    } else {
+                        location = Entry.whole
+                        state.wholes[id] = record.withID(id)
+                    }
+                    state.records.append(Entry(id: id, receivedAt: record.receivedAt, location: location))
+                    applyRetention(&state)
+                    return id
+                }
+            }
         }
         guard let id else {
             completion(.failure(.closed))
@@ -118,25 +135,34 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         let expired = state.live.count { $0.receivedAt < cutoff }
         if expired > 0 {
             let kept = state.live.filter { !($0.receivedAt < cutoff) }
+            if !state.wholes.isEmpty {
+                let keptIDs = Set(kept.lazy.filter { $0.location == Entry.whole }.map(\.id))
+                state.wholes = state.wholes.filter { keptIDs.contains($0.key) }
+            }
             state.records = Array(kept)
             state.head = 0
+            state.arena.release(below: kept.first?.id ?? state.nextID)
         }
     }
 
-    /// Records are decoded and matched outside the lock, on a copy of the live slots and the pools (both shared,
-    /// not copied, unless a push arrives meanwhile), so a long scan never holds up the pushes.
+    private func snapshot(_ state: State) -> Snapshot {
+        Snapshot(arena: state.arena.view, wholes: state.wholes, pools: pools.snapshot())
+    }
+
+    /// Records are decoded and matched outside the lock, on a copy of the live slots, the arena's chunks and the
+    /// pools (all shared, not copied, unless a push arrives meanwhile), so a long scan never holds up the pushes.
     public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
         var result: [DeliveryRecord] = []
         let limit = max(0, query.limit)
         guard limit > 0 else { return result }
-        let (entries, pools) = state.withLock { state in
+        let (entries, snapshot) = state.withLock { state in
             let start = query.order == .oldestFirst ? firstIndex(in: state, after: query.afterID ?? 0) : state.head
-            return (state.records[start...], state.packer.pools)
+            return (state.records[start...], self.snapshot(state))
         }
         func take(_ entry: Entry) -> Bool {
             if let afterID = query.afterID, entry.id <= afterID { return false }
             if let beforeID = query.beforeID, entry.id >= beforeID { return false }
-            guard let record = entry.record(pools), query.filter.matches(record) else { return false }
+            guard let record = snapshot.record(entry), query.filter.matches(record) else { return false }
             result.append(record)
             return result.count == limit
         }
@@ -161,16 +187,18 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
-        state.withLock { state in
+        let found: (Entry, Snapshot)? = state.withLock { state in
             let index = firstIndex(in: state, after: id - 1)
             guard index < state.records.count, state.records[index].id == id else { return nil }
-            return state.records[index].record(state.packer.pools)
+            return (state.records[index], snapshot(state))
         }
+        guard let (entry, snapshot) = found else { return nil }
+        return snapshot.record(entry)
     }
 
     public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
-        let (entries, pools) = state.withLock { ($0.live, $0.packer.pools) }
-        return entries.last { $0.hasAPNsID(apnsID) }?.record(pools)
+        let (entries, snapshot) = state.withLock { ($0.live, self.snapshot($0)) }
+        return entries.last { snapshot.hasAPNsID($0, apnsID) }.flatMap(snapshot.record)
     }
 
     public func count() throws(DeliveryStoreError) -> Int {
@@ -183,7 +211,9 @@ public final class InMemoryDeliveryStore: DeliveryStore {
             let removed = state.live.count
             state.records = []
             state.head = 0
-            state.packer = DeliveryPacker()
+            state.arena.removeAll()
+            state.wholes = [:]
+            pools.reset()
             return removed
         }
     }

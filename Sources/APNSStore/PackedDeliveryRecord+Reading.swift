@@ -6,6 +6,13 @@ extension PackedDeliveryRecord {
     static func unpack(
         _ bytes: [UInt8], id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
     ) -> DeliveryRecord? {
+        bytes.withUnsafeBufferPointer { unpack($0, id: id, receivedAt: receivedAt, pools: pools) }
+    }
+
+    /// The same, from bytes the caller keeps alive (the in-memory store's arena).
+    static func unpack(
+        _ bytes: UnsafeBufferPointer<UInt8>, id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
+    ) -> DeliveryRecord? {
         var reader = PackedRecordReader(bytes: bytes, pools: pools)
         guard let apnsID = reader.string() ?? nil,
               let connectionID = reader.varint(),
@@ -34,7 +41,7 @@ extension PackedDeliveryRecord {
             providerToken = ProviderTokenSummary(header: header, claims: claims, fingerprint: fingerprint)
         default: return nil
         }
-        guard let payload = reader.byteArray(),
+        guard let payload = reader.payload(),
               let status = reader.signed(),
               let reason = reader.string(),
               let apnsUniqueID = reader.string(),
@@ -76,6 +83,10 @@ extension PackedDeliveryRecord {
     /// Whether the packed record's `apns-id` equals `apnsID` as `caseInsensitiveCompare` has it, without decoding
     /// the rest (ASCII bytes compared directly; anything else through Foundation).
     static func hasAPNsID(_ bytes: [UInt8], _ apnsID: String) -> Bool {
+        bytes.withUnsafeBufferPointer { hasAPNsID($0, apnsID) }
+    }
+
+    static func hasAPNsID(_ bytes: UnsafeBufferPointer<UInt8>, _ apnsID: String) -> Bool {
         var reader = PackedRecordReader(bytes: bytes, pools: nil)
         guard var stored = reader.string() ?? nil else { return false }
         var wanted = apnsID
@@ -96,14 +107,14 @@ extension PackedDeliveryRecord {
 
 /// Reads what `DeliveryPacker` wrote, field by field.
 struct PackedRecordReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     let pools: DeliveryInternPools?
     var position = 0
     /// The record's device token and path once read, for the strings that repeat them.
     private var knownDeviceToken: String?
     private var knownPath: String?
 
-    init(bytes: [UInt8], pools: DeliveryInternPools?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, pools: DeliveryInternPools?) {
         self.bytes = bytes
         self.pools = pools
     }
@@ -155,7 +166,7 @@ struct PackedRecordReader {
         case .inline, .repeated:
             position -= 1
             guard let range = inlineRange() else { return nil }
-            return String(decoding: bytes[range], as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         case .hex:
             guard let digits = varint(), digits % 2 == 0, let upper = byte(), upper <= 1,
                   digits / 2 <= UInt64(bytes.count - position)
@@ -176,7 +187,7 @@ struct PackedRecordReader {
     }
 
     /// Two hex digits a byte, with a UUID's dashes when `uuid`.
-    private static func hexText(_ packed: ArraySlice<UInt8>, upper: Bool, uuid: Bool) -> String {
+    private static func hexText(_ packed: Slice<UnsafeBufferPointer<UInt8>>, upper: Bool, uuid: Bool) -> String {
         let digits: StaticString = upper ? "0123456789ABCDEF" : "0123456789abcdef"
         let length = packed.count * 2 + (uuid ? 4 : 0)
         return digits.withUTF8Buffer { digits in
@@ -215,10 +226,21 @@ struct PackedRecordReader {
         }
     }
 
+    /// The payload: written out, or a number in the payload pool.
+    mutating func payload() -> [UInt8]? {
+        switch byte() {
+        case 0: return byteArray()
+        case 1:
+            guard let number = varint() else { return nil }
+            return pools?.payloads.value(Int(number))
+        default: return nil
+        }
+    }
+
     mutating func byteArray() -> [UInt8]? {
         guard let count = varint(), count <= UInt64(bytes.count - position) else { return nil }
         defer { position += Int(count) }
-        return Array(bytes[position..<(position + Int(count))])
+        return Array(UnsafeBufferPointer(rebasing: bytes[position..<(position + Int(count))]))
     }
 
     /// A whole value written by `DeliveryPacker`: .some(nil) for nil, nil when the number is unknown.

@@ -1,0 +1,409 @@
+import APNSCore
+import Foundation
+
+/// Packs records into `PackedDeliveryRecord`'s bytes, interning into pools it shares with the store's other
+/// packers (`SharedDeliveryPools`). Per push it reuses one scratch buffer and remembers the string it pooled at each
+/// place of a record, so a record that repeats the previous one's texts costs string comparisons, not hash lookups
+/// or the pools' lock.
+struct DeliveryPacker: Sendable {
+    let shared: SharedDeliveryPools
+    private var bytes: [UInt8] = []
+    /// Where the inline strings of the record being packed are, to refer back to.
+    private var inlineRanges: [Range<Int>] = []
+    /// The string last pooled at each place of a record, and its number (in the pools of `generation`).
+    private var recent: [(text: String, number: Int)?] = Array(repeating: nil, count: Self.places)
+    private var recentTLS: (value: TLSInfo, number: Int)?
+    /// The payload of the previous record, its number once pooled, and whether the pool was full for it.
+    private var recentPayload: (bytes: [UInt8], number: Int?, poolFull: Bool)?
+    /// The generation of the shared pools the remembered numbers and the record being packed refer to.
+    private var generation: Int
+    /// The pools were reset while the record was being packed: its numbers may be of either generation.
+    private var stale = false
+
+    /// Places 0..<32 are the record's own fields, then two per header (name, value).
+    private static let headerPlaces = 32
+    private static let places = headerPlaces + 2 * 32
+
+    /// A packer with pools of its own.
+    init(pools: DeliveryInternPools = DeliveryInternPools()) {
+        self.init(shared: SharedDeliveryPools(pools))
+    }
+
+    init(shared: SharedDeliveryPools) {
+        self.shared = shared
+        generation = shared.generation
+    }
+
+    /// A copy of the pools the packed records refer to.
+    var pools: DeliveryInternPools { shared.snapshot() }
+
+    /// The packed bytes of `record` (its `id` and `receivedAt` are not in them); nil when a pool of whole values
+    /// (TLS facts, fault, client certificate) is full, and the caller keeps the record as it is.
+    mutating func pack(_ record: DeliveryRecord) -> [UInt8]? {
+        guard packInScratch(record) != nil else { return nil }
+        return exactCopy()
+    }
+
+    /// Packs `record` into the scratch buffer (`withPackedBytes` reads it) and returns the generation of the pools
+    /// its numbers refer to; nil when a pool of whole values is full or the pools were reset meanwhile (the caller
+    /// keeps the record whole).
+    mutating func packInScratch(_ record: DeliveryRecord) -> Int? {
+        let current = shared.generation
+        if current != generation {
+            recent = Array(repeating: nil, count: Self.places)
+            recentTLS = nil
+            recentPayload = nil
+            generation = current
+        }
+        stale = false
+        guard packFields(record), !stale else { return nil }
+        return generation
+    }
+
+    /// The bytes the last `packInScratch` wrote (valid during `body` only).
+    func withPackedBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer(body)
+    }
+
+    private mutating func packFields(_ record: DeliveryRecord) -> Bool {
+        bytes.removeAll(keepingCapacity: true)
+        inlineRanges.removeAll(keepingCapacity: true)
+        inline(record.apnsID)
+        varint(record.connectionID)
+        pooled(record.clientAddress, place: 0)
+        bytes.append(record.environment.map { UInt8(APNsEnvironment.allCases.firstIndex(of: $0)! + 1) } ?? 0)
+        guard tls(record.tls),
+              value(record.injected, \.faults),
+              value(record.clientCertificate, \.certificates)
+        else { return false }
+        pooled(record.method, place: 1)
+        inline(record.deviceToken)
+        if let token = record.deviceToken, Self.isDevicePath(record.path, token: token) {
+            tag(.devicePath)
+        } else {
+            inline(record.path)
+        }
+        varint(UInt64(record.headers.count))
+        for (index, header) in record.headers.enumerated() {
+            let place = Self.headerPlaces + 2 * index
+            pooled(header.name, place: place)
+            let unpooled = Self.isUnpooledHeader(header.name)
+            if unpooled, header.name == ":path", header.value == record.path {
+                tag(.path)
+            } else if unpooled {
+                inline(header.value)
+            } else {
+                pooled(header.value, place: place + 1)
+            }
+        }
+        if let token = record.providerToken {
+            bytes.append(1)
+            pooled(token.header, place: 2)
+            pooled(token.claims, place: 3)
+            pooled(token.fingerprint, place: 4)
+        } else {
+            bytes.append(0)
+        }
+        payload(record.payload)
+        signed(Int64(record.status))
+        pooled(record.reason, place: 5)
+        inline(record.apnsUniqueID)
+        varint(UInt64(record.warnings.count))
+        for (index, warning) in record.warnings.enumerated() {
+            pooled(warning.code, place: index < 4 ? 6 + 2 * index : nil)
+            pooled(warning.message, place: index < 4 ? 7 + 2 * index : nil)
+        }
+        pooled(record.explanation, place: 14)
+        pooled(record.ruleID, place: 15)
+        bytes.append(record.strict ? 1 : 0)
+        pooled(record.pushType, place: 16)
+        pooled(record.topic, place: 17)
+        if let outcome = record.liveActivity {
+            bytes.append(1)
+            pooled(outcome.code, place: 18)
+            pooled(outcome.explanation, place: 19)
+        } else {
+            bytes.append(0)
+        }
+        signed(record.latencyMicroseconds)
+        return true
+    }
+
+    /// The scratch buffer's bytes in an array of their own, as long as the record (`Array(bytes)` would hand the
+    /// scratch buffer itself, with its spare capacity, to the record, and allocate a new scratch buffer per push).
+    private func exactCopy() -> [UInt8] {
+        bytes.withUnsafeBufferPointer { written in
+            [UInt8](unsafeUninitializedCapacity: written.count) { copy, count in
+                count = copy.initialize(fromContentsOf: written)
+            }
+        }
+    }
+
+    private mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    private mutating func signed(_ value: Int64) {
+        varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
+    }
+
+    private mutating func tag(_ tag: PackedDeliveryRecord.StringTag) { bytes.append(tag.rawValue) }
+
+    /// Writes the string's number in the pool (the one remembered at `place` when the text is the same), or the
+    /// string itself when it is too long for the pool or the pool is full.
+    private mutating func pooled(_ text: String?, place: Int?) {
+        guard let text else { return tag(.absent) }
+        if let place, place < recent.count, let known = recent[place], known.text == text {
+            tag(.pooled)
+            return varint(UInt64(known.number))
+        }
+        guard text.utf8.count <= DeliveryInternPools.longestPooledString, let number = intern(text) else {
+            return inline(text)
+        }
+        if let place, place < recent.count { recent[place] = (text, number) }
+        tag(.pooled)
+        varint(UInt64(number))
+    }
+
+    /// The text's number in the shared string pool; nil when the pool is full (or was reset: then `stale`).
+    private mutating func intern(_ text: String) -> Int? {
+        guard let number = shared.withPools(ofGeneration: generation, { $0.strings.intern(text) }) else {
+            stale = true
+            return nil
+        }
+        return number
+    }
+
+    /// Writes the payload: a byte 1 and its number in the payload pool when it is the previous record's payload too
+    /// (pooled then), else a byte 0, its count and its bytes. A payload that differs from push to push costs one
+    /// comparison, never a hash or the pools' lock.
+    private mutating func payload(_ payload: [UInt8]) {
+        if let recent = recentPayload, Self.sameBytes(recent.bytes, payload) {
+            if let number = recent.number { return pooledPayload(number) }
+            if !recent.poolFull && payload.count <= DeliveryInternPools.longestPooledPayload {
+                if let interned = shared.withPools(ofGeneration: generation, { $0.payloads.intern(payload) }) {
+                    recentPayload = (recent.bytes, interned, interned == nil)
+                    if let number = interned { return pooledPayload(number) }
+                } else {
+                    stale = true
+                }
+            }
+        } else {
+            recentPayload = (payload, nil, false)
+        }
+        bytes.append(0)
+        varint(UInt64(payload.count))
+        bytes.append(contentsOf: payload)
+    }
+
+    private mutating func pooledPayload(_ number: Int) {
+        bytes.append(1)
+        varint(UInt64(number))
+    }
+
+    private static func sameBytes(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.withUnsafeBufferPointer { first in
+            second.withUnsafeBufferPointer { second in
+                first.isEmpty || first.baseAddress == second.baseAddress
+                    || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+            }
+        }
+    }
+
+    /// Writes the string: as 16 bytes when it is a UUID, two hex digits a byte when it is a hex string (a token), a
+    /// reference to the same bytes already written in this record (the whole or the end of an earlier inline
+    /// string), or its bytes.
+    private mutating func inline(_ text: String?) {
+        guard var text else { return tag(.absent) }
+        let written: Bool = text.withUTF8 { utf8 in
+            if utf8.count == 36, packUUID(utf8) { return true }
+            if utf8.count >= 16, utf8.count % 2 == 0, packHex(utf8) { return true }
+            guard utf8.count > 8, let wanted = utf8.baseAddress else { return false }
+            let repeated: Int? = bytes.withUnsafeBufferPointer { written in
+                for range in inlineRanges where range.count >= utf8.count {
+                    let start = range.upperBound - utf8.count
+                    if memcmp(written.baseAddress! + start, wanted, utf8.count) == 0 { return start }
+                }
+                return nil
+            }
+            guard let repeated else { return false }
+            tag(.repeated)
+            varint(UInt64(repeated))
+            varint(UInt64(utf8.count))
+            return true
+        }
+        if written { return }
+        let count = text.utf8.count
+        tag(.inline)
+        varint(UInt64(count))
+        let start = bytes.count
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+        inlineRanges.append(start..<bytes.count)
+    }
+
+    /// Writes a canonical UUID (8-4-4-4-12 hex digits of one letter case) as `.uuid`; false (nothing written) for
+    /// anything else.
+    private mutating func packUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let dash = UInt8(ascii: "-")
+        guard utf8[8] == dash, utf8[13] == dash, utf8[18] == dash, utf8[23] == dash else { return false }
+        var packed: (UInt64, UInt64) = (0, 0)
+        var cases: UInt8 = 0
+        let valid = HexDigits.withTable { table in
+            withUnsafeMutableBytes(of: &packed) { packed in
+                var written = 0
+                var position = 0
+                while position < 36 {
+                    if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+                    guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], table, cases: &cases) else {
+                        return false
+                    }
+                    packed[written] = byte
+                    written += 1
+                    position += 2
+                }
+                return true
+            }
+        }
+        guard valid, cases != HexDigits.mixedCase else { return false }
+        tag(.uuid)
+        bytes.append(cases == HexDigits.upperCase ? 1 : 0)
+        withUnsafeBytes(of: &packed) { bytes.append(contentsOf: $0) }
+        return true
+    }
+
+    /// Writes an even count of hex digits of one letter case as `.hex`; false (nothing written) otherwise.
+    private mutating func packHex(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let mark = bytes.count
+        tag(.hex)
+        varint(UInt64(utf8.count))
+        let caseByte = bytes.count
+        bytes.append(0)
+        let start = bytes.count
+        let length = utf8.count / 2
+        var cases: UInt8 = 0
+        var valid = true
+        bytes.append(contentsOf: repeatElement(0, count: length))
+        HexDigits.withTable { table in
+            bytes.withUnsafeMutableBufferPointer { packed in
+                var position = 0
+                for index in start..<(start + length) {
+                    guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], table, cases: &cases) else {
+                        valid = false
+                        return
+                    }
+                    packed[index] = byte
+                    position += 2
+                }
+            }
+        }
+        guard valid, cases != HexDigits.mixedCase else {
+            bytes.removeSubrange(mark...)
+            return false
+        }
+        bytes[caseByte] = cases == HexDigits.upperCase ? 1 : 0
+        return true
+    }
+
+    /// Whether the header's values differ from push to push (`:path`, `apns-id`, `apns-expiration`,
+    /// `apns-collapse-id`): written out, never pooled (they would fill the pool). Most names are told apart by their
+    /// length alone.
+    private static func isUnpooledHeader(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 5: name == ":path"
+        case 7: name == "apns-id"
+        case 15: name == "apns-expiration"
+        case 16: name == "apns-collapse-id"
+        default: false
+        }
+    }
+
+    /// Whether `path` is `/3/device/` followed by `token`.
+    private static func isDevicePath(_ path: String, token: String) -> Bool {
+        var path = path
+        var token = token
+        return path.withUTF8 { path in
+            token.withUTF8 { token in
+                let prefix = PackedDeliveryRecord.devicePathPrefix
+                guard path.count == prefix.count + token.count, let base = path.baseAddress else { return false }
+                return path.prefix(prefix.count).elementsEqual(prefix)
+                    && (token.isEmpty || memcmp(base + prefix.count, token.baseAddress!, token.count) == 0)
+            }
+        }
+    }
+
+    /// The TLS facts, usually the same as the previous record's (one value per connection).
+    private mutating func tls(_ tls: TLSInfo?) -> Bool {
+        guard let tls else {
+            bytes.append(0)
+            return true
+        }
+        if let known = recentTLS, known.value == tls {
+            varint(UInt64(known.number) + 1)
+            return true
+        }
+        guard let interned = shared.withPools(ofGeneration: generation, { $0.tls.intern(tls) }) else {
+            stale = true
+            return false
+        }
+        guard let number = interned else { return false }
+        recentTLS = (tls, number)
+        varint(UInt64(number) + 1)
+        return true
+    }
+
+    /// A whole value as its number in its pool plus one (0: nil); false when the pool is full.
+    private mutating func value<Value>(
+        _ value: Value?, _ pool: WritableKeyPath<DeliveryInternPools, InternPool<Value>>
+    ) -> Bool {
+        guard let value else {
+            bytes.append(0)
+            return true
+        }
+        guard let interned = shared.withPools(ofGeneration: generation, { $0[keyPath: pool].intern(value) }) else {
+            stale = true
+            return false
+        }
+        guard let number = interned else { return false }
+        varint(UInt64(number) + 1)
+        return true
+    }
+}
+
+/// Hexadecimal digits two at a time, for packing tokens and UUIDs.
+enum HexDigits {
+    /// Letter-case bits gathered over a string's digits.
+    static let lowerCase: UInt8 = 0x10
+    static let upperCase: UInt8 = 0x20
+    static let mixedCase: UInt8 = 0x30
+
+    /// Per byte: its value as a hex digit, plus `lowerCase` or `upperCase` for a letter; 0xFF for a non-digit.
+    private static let table: [UInt8] = (0...255).map { byte -> UInt8 in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10 | lowerCase
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10 | upperCase
+        default: 0xFF
+        }
+    }
+
+    /// Runs `body` with the table (read once per string, not per digit).
+    static func withTable<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        table.withUnsafeBufferPointer(body)
+    }
+
+    /// The byte two hex digits make, or-ing their letter cases into `cases`; nil when either is no hex digit.
+    @inline(__always)
+    static func pair(_ high: UInt8, _ low: UInt8, _ table: UnsafeBufferPointer<UInt8>, cases: inout UInt8) -> UInt8? {
+        let first = table[Int(high)]
+        let second = table[Int(low)]
+        guard (first | second) & 0x80 == 0 else { return nil }
+        cases |= (first | second) & mixedCase
+        return (first & 0xF) << 4 | (second & 0xF)
+    }
+}
