@@ -7,18 +7,18 @@ import Foundation
 public struct AdminClient: DeliveryReader, Sendable {
     public typealias ReadError = any Error
 
-    public let baseURL: URL
+    public let host: String
+    public let port: Int
     public let bearerToken: String?
-    private let host: String
-    private let port: Int
 
     public init(host: String, port: Int, bearerToken: String? = nil) {
-        let bracketed = host.contains(":") ? "[\(host)]" : host
-        baseURL = URL(string: "http://\(bracketed):\(port)")!
-        self.bearerToken = bearerToken
         self.host = host
         self.port = port
+        self.bearerToken = bearerToken
     }
+
+    /// `http://host:port` (IPv6 in brackets), for messages.
+    public var baseURL: String { HTTP2Endpoint(host: host, port: port, useTLS: false).description }
 
     /// `GET /api/deliveries` with a query.
     public func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
@@ -84,7 +84,7 @@ public struct AdminClient: DeliveryReader, Sendable {
                 "GET", path + query, host: host, port: port, headers: headers, timeout: timeout)
             return (response.status, Data(response.body))
         } catch {
-            throw AdminClientError.unreachable(baseURL.absoluteString, error.description)
+            throw AdminClientError.unreachable(baseURL, error.description)
         }
     }
 

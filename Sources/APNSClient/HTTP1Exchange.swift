@@ -1,3 +1,5 @@
+import Foundation
+
 /// One blocking HTTP/1.1 request and its response over a plain TCP connection (`Connection: close`), for the
 /// admin API's command-line clients. Uses the push client's socket (`ClientSocket`), so the command line needs no
 /// URL-loading library (FoundationNetworking would load libcurl and some twenty libraries it needs into every
@@ -14,7 +16,7 @@ public enum HTTP1Exchange {
         public var description: String {
             switch self {
             case .connect(let detail): return detail
-            case .timeout(let seconds): return "no complete answer within \(seconds.formatted) s"
+            case .timeout(let seconds): return "no complete answer within \(String(format: "%g", seconds)) s"
             case .broken(let detail): return detail
             }
         }
@@ -31,7 +33,7 @@ public enum HTTP1Exchange {
         do {
             socket = try ClientSocket(host: host, port: port, tls: nil, timeout: timeout)
         } catch {
-            throw .connect(error.message)
+            throw .connect(error.description)
         }
         defer { socket.close() }
         let request = requestBytes(method, target, host: host, port: port, headers: headers, body: body)
@@ -48,24 +50,30 @@ public enum HTTP1Exchange {
         var parser = HTTP1ResponseParser()
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let result = chunk.withUnsafeMutableBytes { socket.read(into: $0) }
-            do {
-                switch result {
-                case .bytes(let count):
-                    if let response = try parser.feed(chunk[..<count]) { return response }
-                case .closed:
-                    return try parser.finish()
-                case .failed(let detail):
-                    throw Failure.broken(detail)
-                case .wouldBlock:
-                    guard let left = secondsLeft(until: deadline) else { throw Failure.timeout(timeout) }
-                    _ = socket.wait(write: false, timeout: left)
+            switch chunk.withUnsafeMutableBytes({ socket.read(into: $0) }) {
+            case .bytes(let count):
+                if let response = try answer({ () throws(HTTP1ResponseParser.ParseError) in
+                    try parser.feed(chunk[..<count])
+                }) {
+                    return response
                 }
-            } catch let error as Failure {
-                throw error
-            } catch {
-                throw .broken(String(describing: error))
+            case .closed:
+                return try answer { () throws(HTTP1ResponseParser.ParseError) in try parser.finish() }
+            case .failed(let detail):
+                throw .broken(detail)
+            case .wouldBlock:
+                guard let left = secondsLeft(until: deadline) else { throw .timeout(timeout) }
+                _ = socket.wait(write: false, timeout: left)
             }
+        }
+    }
+
+    /// The parser's result, its refusal reported as a broken exchange.
+    private static func answer<T>(_ parse: () throws(HTTP1ResponseParser.ParseError) -> T) throws(Failure) -> T {
+        do {
+            return try parse()
+        } catch {
+            throw .broken(error.description)
         }
     }
 
@@ -75,7 +83,7 @@ public enum HTTP1Exchange {
         _ method: String, _ target: String, host: String, port: Int, headers: [(name: String, value: String)],
         body: [UInt8]?
     ) -> [UInt8] {
-        let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let authority = HTTP2Endpoint(host: host, port: port, useTLS: false).authority
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n"
         for header in headers { head += "\(header.name): \(header.value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
@@ -87,18 +95,4 @@ public enum HTTP1Exchange {
         let left = (deadline - .now).inSeconds
         return left > 0 ? left : nil
     }
-}
-
-private extension HTTP2ClientError {
-    var message: String {
-        switch self {
-        case .connect(let message), .tls(let message), .notHTTP2(let message), .protocolError(let message),
-             .closed(let message):
-            return message
-        }
-    }
-}
-
-private extension Double {
-    var formatted: String { self == rounded() ? String(Int(self)) : String(self) }
 }

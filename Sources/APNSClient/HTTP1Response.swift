@@ -1,3 +1,5 @@
+import Foundation
+
 /// An HTTP/1.1 response as `HTTP1Exchange` reads it: status, header fields (names lower-cased) and the body.
 public struct HTTP1Response: Sendable, Equatable {
     public var status: Int
@@ -101,7 +103,7 @@ public struct HTTP1ResponseParser {
         var headers: [(name: String, value: String)] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { throw .malformed("header line \(line.prefix(80).debugDescription)") }
-            headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingSpaces))
+            headers.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         let bodyStart = end + 4
         if status < 200 || status == 204 || status == 304 { return (status, headers, .length(0), bodyStart) }
@@ -124,7 +126,7 @@ public struct HTTP1ResponseParser {
             guard let lineEnd = firstIndex(of: [13, 10], in: bytes[position...]) else { return nil }
             let sizeText = String(decoding: bytes[position..<lineEnd], as: UTF8.self)
             let sizeDigits = sizeText.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-            guard let size = Int(sizeDigits.trimmingSpaces, radix: 16), size >= 0 else {
+            guard let size = Int(sizeDigits.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
                 throw .malformed("chunk size \(sizeText.prefix(40).debugDescription)")
             }
             let dataStart = lineEnd + 2
@@ -154,15 +156,5 @@ public struct HTTP1ResponseParser {
             index += 1
         }
         return nil
-    }
-}
-
-private extension StringProtocol {
-    /// Without leading and trailing spaces and tabs (optional whitespace around a field value, RFC 9110 §5.5).
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = lastIndex(where: { !isSpace($0) })!
-        return String(self[first...last])
     }
 }

@@ -41,4 +41,3 @@ struct AdminHTTP: Sendable {
         return pages
     }
 }
-
