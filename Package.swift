@@ -80,7 +80,10 @@ let package = Package(
             dependencies: [
                 "APNSMock", "APNSConformance", "APNSClient", "APNSAdminClient", "DeliveryRendering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // jemalloc in place of glibc's malloc for the whole process (Swift objects, nghttp2, OpenSSL, SQLite), as
+            // nghttpd, the bench's baseline, is built: see docs/performance.md, "Allocator".
+            linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         .testTarget(name: "APNSJSONTests", dependencies: ["APNSJSON"]),
         .testTarget(name: "HTTPContractTests", dependencies: ["HTTPContract"]),
@@ -104,7 +107,8 @@ let package = Package(
         // Store throughput, printed by `make bench` (scripts/bench); not part of `make test`.
         .executableTarget(
             name: "store-throughput", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"],
-            path: "Benchmarks/StoreThroughput"
+            path: "Benchmarks/StoreThroughput",
+            linkerSettings: [.linkedLibrary("jemalloc")]  // the allocator apns-mock runs with
         ),
         .testTarget(
             name: "APNSMockTests",
