@@ -14,14 +14,14 @@ extension PackedDeliveryRecord {
         _ bytes: UnsafeBufferPointer<UInt8>, id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
     ) -> DeliveryRecord? {
         var reader = PackedRecordReader(bytes: bytes, pools: pools)
-        guard let apnsID = reader.string() ?? nil,
+        guard let apnsID = reader.presentString(),
               let connectionID = reader.varint(),
-              let clientAddress = reader.string() ?? nil,
+              let clientAddress = reader.presentString(),
               let environmentNumber = reader.byte(),
               let tls = reader.value(pools.tls),
               let injected = reader.value(pools.faults),
               let clientCertificate = reader.value(pools.certificates),
-              let method = reader.string() ?? nil,
+              let method = reader.presentString(),
               let deviceToken = reader.deviceToken(),
               let path = reader.path(),
               let headerCount = reader.varint(), headerCount <= UInt64(bytes.count)
@@ -29,14 +29,14 @@ extension PackedDeliveryRecord {
         var headers: [HeaderField] = []
         headers.reserveCapacity(Int(headerCount))
         for _ in 0..<headerCount {
-            guard let name = reader.string() ?? nil, let value = reader.string() ?? nil else { return nil }
+            guard let name = reader.presentString(), let value = reader.presentString() else { return nil }
             headers.append(HeaderField(name, value))
         }
         var providerToken: ProviderTokenSummary?
         switch reader.byte() {
         case 0: break
         case 1:
-            guard let header = reader.string(), let claims = reader.string(), let fingerprint = reader.string() ?? nil
+            guard let header = reader.string(), let claims = reader.string(), let fingerprint = reader.presentString()
             else { return nil }
             providerToken = ProviderTokenSummary(header: header, claims: claims, fingerprint: fingerprint)
         default: return nil
@@ -50,7 +50,7 @@ extension PackedDeliveryRecord {
         var warnings: [PushWarning] = []
         warnings.reserveCapacity(Int(warningCount))
         for _ in 0..<warningCount {
-            guard let code = reader.string() ?? nil, let message = reader.string() ?? nil else { return nil }
+            guard let code = reader.presentString(), let message = reader.presentString() else { return nil }
             warnings.append(PushWarning(code: code, message: message))
         }
         guard let explanation = reader.string(),
@@ -63,7 +63,7 @@ extension PackedDeliveryRecord {
         switch reader.byte() {
         case 0: break
         case 1:
-            guard let code = reader.string() ?? nil, let text = reader.string() ?? nil else { return nil }
+            guard let code = reader.presentString(), let text = reader.presentString() else { return nil }
             liveActivity = LiveActivityOutcome(code: code, explanation: text)
         default: return nil
         }
@@ -88,7 +88,7 @@ extension PackedDeliveryRecord {
 
     static func hasAPNsID(_ bytes: UnsafeBufferPointer<UInt8>, _ apnsID: String) -> Bool {
         var reader = PackedRecordReader(bytes: bytes, pools: nil)
-        guard var stored = reader.string() ?? nil else { return false }
+        guard var stored = reader.presentString() else { return false }
         var wanted = apnsID
         return wanted.withUTF8 { wanted in
             stored.withUTF8 { stored in
@@ -152,8 +152,13 @@ struct PackedRecordReader {
 
     /// The path, remembered for the `:path` header that repeats it.
     mutating func path() -> String? {
-        knownPath = string() ?? nil
+        knownPath = presentString()
         return knownPath
+    }
+
+    /// The next string, which must be present: nil when it is absent or the bytes are not a string.
+    mutating func presentString() -> String? {
+        string() ?? nil
     }
 
     /// The next string: .some(nil) for an absent one, nil when the bytes are not a string.
