@@ -24,24 +24,9 @@ struct DeliveryPacker: Sendable {
     private static let headerPlaces = 32
     private static let places = headerPlaces + 2 * 32
 
-    /// A packer with pools of its own.
-    init(pools: DeliveryInternPools = DeliveryInternPools()) {
-        self.init(shared: SharedDeliveryPools(pools))
-    }
-
     init(shared: SharedDeliveryPools) {
         self.shared = shared
         generation = shared.generation
-    }
-
-    /// A copy of the pools the packed records refer to.
-    var pools: DeliveryInternPools { shared.snapshot() }
-
-    /// The packed bytes of `record` (its `id` and `receivedAt` are not in them); nil when a pool of whole values
-    /// (TLS facts, fault, client certificate) is full, and the caller keeps the record as it is.
-    mutating func pack(_ record: DeliveryRecord) -> [UInt8]? {
-        guard packInScratch(record) != nil else { return nil }
-        return exactCopy()
     }
 
     /// Packs `record` into the scratch buffer (`withPackedBytes` reads it) and returns the generation of the pools
@@ -127,16 +112,6 @@ struct DeliveryPacker: Sendable {
         }
         signed(record.latencyMicroseconds)
         return true
-    }
-
-    /// The scratch buffer's bytes in an array of their own, as long as the record (`Array(bytes)` would hand the
-    /// scratch buffer itself, with its spare capacity, to the record, and allocate a new scratch buffer per push).
-    private func exactCopy() -> [UInt8] {
-        bytes.withUnsafeBufferPointer { written in
-            [UInt8](unsafeUninitializedCapacity: written.count) { copy, count in
-                count = copy.initialize(fromContentsOf: written)
-            }
-        }
     }
 
     private mutating func varint(_ value: UInt64) {

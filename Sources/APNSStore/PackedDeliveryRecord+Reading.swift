@@ -2,14 +2,8 @@ import APNSCore
 import Foundation
 
 extension PackedDeliveryRecord {
-    /// The record `DeliveryPacker.pack` wrote into `bytes`, with `id` and `receivedAt`; nil if the bytes are not such a record.
-    static func unpack(
-        _ bytes: [UInt8], id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
-    ) -> DeliveryRecord? {
-        bytes.withUnsafeBufferPointer { unpack($0, id: id, receivedAt: receivedAt, pools: pools) }
-    }
-
-    /// The same, from bytes the caller keeps alive (the in-memory store's arena).
+    /// The record `DeliveryPacker` wrote into `bytes` (bytes the caller keeps alive: the in-memory store's arena),
+    /// with `id` and `receivedAt`; nil if the bytes are not such a record.
     static func unpack(
         _ bytes: UnsafeBufferPointer<UInt8>, id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
     ) -> DeliveryRecord? {
@@ -82,10 +76,6 @@ extension PackedDeliveryRecord {
 
     /// Whether the packed record's `apns-id` equals `apnsID` as `caseInsensitiveCompare` has it, without decoding
     /// the rest (ASCII bytes compared directly; anything else through Foundation).
-    static func hasAPNsID(_ bytes: [UInt8], _ apnsID: String) -> Bool {
-        bytes.withUnsafeBufferPointer { hasAPNsID($0, apnsID) }
-    }
-
     static func hasAPNsID(_ bytes: UnsafeBufferPointer<UInt8>, _ apnsID: String) -> Bool {
         var reader = PackedRecordReader(bytes: bytes, pools: nil)
         guard var stored = reader.presentString() else { return false }
