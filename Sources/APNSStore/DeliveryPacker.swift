@@ -222,33 +222,13 @@ struct DeliveryPacker: Sendable {
         inlineRanges.append(start..<bytes.count)
     }
 
-    /// Writes a canonical UUID (8-4-4-4-12 hex digits of one letter case) as `.uuid`; false (nothing written) for
-    /// anything else.
+    /// Writes a canonical UUID (8-4-4-4-12 hex digits of one letter case, `CanonicalUUID.parse`) as `.uuid`; false
+    /// (nothing written) for anything else.
     private mutating func packUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let dash = UInt8(ascii: "-")
-        guard utf8[8] == dash, utf8[13] == dash, utf8[18] == dash, utf8[23] == dash else { return false }
-        var packed: (UInt64, UInt64) = (0, 0)
-        var cases: UInt8 = 0
-        let valid = HexDigits.withTable { table in
-            withUnsafeMutableBytes(of: &packed) { packed in
-                var written = 0
-                var position = 0
-                while position < 36 {
-                    if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
-                    guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], table, cases: &cases) else {
-                        return false
-                    }
-                    packed[written] = byte
-                    written += 1
-                    position += 2
-                }
-                return true
-            }
-        }
-        guard valid, cases != HexDigits.mixedCase else { return false }
+        guard let uuid = CanonicalUUID.parse(utf8) else { return false }
         tag(.uuid)
-        bytes.append(cases == HexDigits.upperCase ? 1 : 0)
-        withUnsafeBytes(of: &packed) { bytes.append(contentsOf: $0) }
+        bytes.append(uuid.uppercase == true ? 1 : 0)
+        withUnsafeBytes(of: (uuid.high, uuid.low)) { bytes.append(contentsOf: $0) }
         return true
     }
 
@@ -350,21 +330,18 @@ struct DeliveryPacker: Sendable {
     }
 }
 
-/// Hexadecimal digits two at a time, for packing tokens and UUIDs.
+/// Hexadecimal digits two at a time, for packing tokens.
 enum HexDigits {
     /// Letter-case bits gathered over a string's digits.
     static let lowerCase: UInt8 = 0x10
     static let upperCase: UInt8 = 0x20
     static let mixedCase: UInt8 = 0x30
 
-    /// Per byte: its value as a hex digit, plus `lowerCase` or `upperCase` for a letter; 0xFF for a non-digit.
+    /// Per byte: its value as a hex digit (`CanonicalUUID.hexDigit`), plus `lowerCase` or `upperCase` for a
+    /// letter; 0xFF for a non-digit.
     private static let table: [UInt8] = (0...255).map { byte -> UInt8 in
-        switch UInt8(byte) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10 | lowerCase
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10 | upperCase
-        default: 0xFF
-        }
+        guard let digit = CanonicalUUID.hexDigit(UInt8(byte)) else { return 0xFF }
+        return digit.value | (digit.upper.map { $0 ? upperCase : lowerCase } ?? 0)
     }
 
     /// Runs `body` with the table (read once per string, not per digit).

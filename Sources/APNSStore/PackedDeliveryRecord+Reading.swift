@@ -167,11 +167,14 @@ struct PackedRecordReader {
                   digits / 2 <= UInt64(bytes.count - position)
             else { return nil }
             defer { position += Int(digits / 2) }
-            return Self.hexText(bytes[position..<(position + Int(digits / 2))], upper: upper == 1, uuid: false)
+            return Self.hexText(bytes[position..<(position + Int(digits / 2))], upper: upper == 1)
         case .uuid:
             guard let upper = byte(), upper <= 1, bytes.count - position >= 16 else { return nil }
             defer { position += 16 }
-            return Self.hexText(bytes[position..<(position + 16)], upper: upper == 1, uuid: true)
+            let words = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[position..<(position + 16)]))
+            return CanonicalUUID.text(
+                high: words.loadUnaligned(as: UInt64.self), low: words.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                uppercase: upper == 1)
         case .devicePath:
             guard let knownDeviceToken else { return nil }
             return String(decoding: PackedDeliveryRecord.devicePathPrefix, as: UTF8.self) + knownDeviceToken
@@ -181,24 +184,16 @@ struct PackedRecordReader {
         }
     }
 
-    /// Two hex digits a byte, with a UUID's dashes when `uuid`.
-    private static func hexText(_ packed: Slice<UnsafeBufferPointer<UInt8>>, upper: Bool, uuid: Bool) -> String {
+    /// Two hex digits a byte.
+    private static func hexText(_ packed: Slice<UnsafeBufferPointer<UInt8>>, upper: Bool) -> String {
         let digits: StaticString = upper ? "0123456789ABCDEF" : "0123456789abcdef"
-        let length = packed.count * 2 + (uuid ? 4 : 0)
         return digits.withUTF8Buffer { digits in
-            String(unsafeUninitializedCapacity: length) { text in
+            String(unsafeUninitializedCapacity: packed.count * 2) { text in
                 var position = 0
-                func append(_ digit: UInt8) {
-                    if uuid && CanonicalUUID.isDash(at: position) {
-                        text[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    text[position] = digits[Int(digit)]
-                    position += 1
-                }
                 for byte in packed {
-                    append(byte >> 4)
-                    append(byte & 0xF)
+                    text[position] = digits[Int(byte >> 4)]
+                    text[position + 1] = digits[Int(byte & 0xF)]
+                    position += 2
                 }
                 return position
             }
