@@ -53,13 +53,14 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         var live: ArraySlice<Entry> { records.elements }
 
         mutating func drop(count: Int) {
-            if !wholes.isEmpty {
-                for entry in records.elements.prefix(count) where entry.location == Entry.whole {
-                    wholes[entry.id] = nil
-                }
-            }
+            if !wholes.isEmpty { forgetWholes(of: records.elements.prefix(count)) }
             records.removeFirst(count)
             arena.release(below: records.first?.id ?? nextID)
+        }
+
+        /// Forgets the whole values kept for `entries`, which leave the store.
+        mutating func forgetWholes(of entries: some Sequence<Entry>) {
+            for entry in entries where entry.location == Entry.whole { wholes[entry.id] = nil }
         }
     }
 
@@ -128,12 +129,8 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         let cutoff = Timestamp(nanosecondsSinceEpoch: now.nanosecondsSinceEpoch - maxAge.nanoseconds)
         let expired = state.live.count { $0.receivedAt < cutoff }
         if expired > 0 {
-            let kept = state.live.filter { !($0.receivedAt < cutoff) }
-            if !state.wholes.isEmpty {
-                let keptIDs = Set(kept.lazy.filter { $0.location == Entry.whole }.map(\.id))
-                state.wholes = state.wholes.filter { keptIDs.contains($0.key) }
-            }
-            state.records = FrontDroppingArray(kept)
+            if !state.wholes.isEmpty { state.forgetWholes(of: state.live.lazy.filter { $0.receivedAt < cutoff }) }
+            state.records = FrontDroppingArray(state.live.filter { !($0.receivedAt < cutoff) })
             state.arena.release(below: state.records.first?.id ?? state.nextID)
         }
     }
