@@ -86,6 +86,9 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     /// How many chunks the arena holds now (tests: memory goes back as records are dropped).
     var arenaChunkCount: Int { state.withLock { $0.arena.chunks.count } }
 
+    /// How many records are kept whole (tests: a record's whole value goes when the record does).
+    var wholeRecordCount: Int { state.withLock { $0.wholes.count } }
+
     @discardableResult
     public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
