@@ -23,17 +23,8 @@ public enum DeviceTokenFormat {
             // message is the one built below, made once per byte value (a rejected push builds no text).
             return nonHexMessages[Int(byte)]
         }
-        if let bad = token.unicodeScalars.first(where: { !isHexDigit($0) }) {
-            return "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
-        }
-        let digits = token.unicodeScalars.count
-        if digits % 2 != 0 {
-            return "the device token has \(digits) hex digits; a token is whole bytes, so an even count"
-        }
-        if let maximum = maximumHexLength, digits > maximum {
-            return "the device token has \(digits) hex digits; this mock is configured for at most \(maximum)"
-        }
-        return nil
+        // The byte at `scan.count` starts the first scalar that is not an ASCII hex digit (a non-ASCII one).
+        return nonHexMessage(token.unicodeScalars[token.utf8.index(token.utf8.startIndex, offsetBy: scan.count)])
     }
 
     public static func isWellFormed(_ token: String) -> Bool {
@@ -60,15 +51,9 @@ public enum DeviceTokenFormat {
 
     /// The message for a token whose first non-hex-digit scalar is the ASCII character with this value (entries of
     /// hex digits are never read).
-    private static let nonHexMessages: [String] = (0..<0x80).map { value in
-        let bad = Unicode.Scalar(UInt8(value))
-        return "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
-    }
+    private static let nonHexMessages: [String] = (0..<0x80).map { nonHexMessage(Unicode.Scalar(UInt8($0))) }
 
-    private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "0"..."9", "a"..."f", "A"..."F": return true
-        default: return false
-        }
+    private static func nonHexMessage(_ bad: Unicode.Scalar) -> String {
+        "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
     }
 }
