@@ -36,14 +36,8 @@ public enum DeviceTokenFormat {
     private static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
         var token = token
         return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
-            for (index, byte) in bytes.enumerated() {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                     UInt8(ascii: "A")...UInt8(ascii: "F"):
-                    continue
-                default:
-                    return (index, byte)
-                }
+            for (index, byte) in bytes.enumerated() where CanonicalUUID.hexDigit(byte) == nil {
+                return (index, byte)
             }
             return (bytes.count, nil)
         }
