@@ -22,9 +22,11 @@ extension PushRule {
         let (length, ascii) = bytes.withUTF8 { ($0.count, $0.allSatisfy { $0 < 0x80 }) }
         // An ASCII topic can be a bare suffix only at the suffix's length or one byte shorter (no leading dot); a
         // non-ASCII one may still equal it under Unicode equivalence, so it is compared with every suffix.
-        for (suffix, suffixLength) in topicSuffixesInCaseOrder {
-            guard !ascii || length == suffixLength || length == suffixLength - 1 else { continue }
-            if topic == suffix || topic.utf8.elementsEqual(suffix.utf8.dropFirst()) {
+        // At most one suffix can match (each starts with a dot, then a letter), so their order does not matter.
+        for (pushType, suffixBytes) in PushType.suffixedByLongestSuffix {
+            guard !ascii || length == suffixBytes.count || length == suffixBytes.count - 1 else { continue }
+            let suffix = pushType.topicSuffix
+            if topic == suffix || topic.utf8.elementsEqual(suffixBytes.dropFirst()) {
                 return RuleRejection(
                     .missingTopic,
                     "apns-topic \(topic.debugDescription) has no bundle ID; use <bundle ID>\(suffix)")
@@ -32,11 +34,6 @@ extension PushRule {
         }
         return nil
     }
-
-    /// The non-empty push-type topic suffixes in `PushType.allCases` order, with their lengths in bytes.
-    private static let topicSuffixesInCaseOrder: [(suffix: String, length: Int)] = PushType.allCases
-        .filter { !$0.topicSuffix.isEmpty }
-        .map { ($0.topicSuffix, $0.topicSuffix.utf8.count) }
 
     /// A push-type suffix written twice (`com.example.app.push-type.liveactivity.push-type.liveactivity`,
     /// `….voip.voip`) is `400 TopicDisallowed`.
