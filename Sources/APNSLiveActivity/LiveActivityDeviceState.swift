@@ -126,13 +126,14 @@ public struct LiveActivityDeviceState: Sendable {
         let activityAttributesType = hasActivity ? record.activity.attributesType : nil
         let activityAttributes = hasActivity ? record.activity.attributes : nil
         let lastAppliedTimestamp = hasActivity ? record.activity.lastAppliedTimestamp : nil
+        func finish(_ check: PreparedPayloadCheck) -> LiveActivityPayloadReport {
+            check.finish(
+                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
+                lastAppliedTimestamp: lastAppliedTimestamp)
+        }
+        // A check prepared with another configuration or time is done again (only the check: not the key or id).
         let report = prepared.check.wasPrepared(for: configuration, now: now)
-            ? prepared.check.finish(
-                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
-                lastAppliedTimestamp: lastAppliedTimestamp)
-            : PreparedPush(push, now: now, configuration: configuration).check.finish(
-                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
-                lastAppliedTimestamp: lastAppliedTimestamp)
+            ? finish(prepared.check) : finish(PreparedPayloadCheck(push, now: now, configuration: configuration))
         guard admit(report.warnings) else {
             // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
             if let slot { swap(&record, &tokens[slot]) }
