@@ -22,11 +22,9 @@ extension PushRule {
         let (length, ascii) = bytes.withUTF8 { ($0.count, $0.allSatisfy { $0 < 0x80 }) }
         // An ASCII topic can be a bare suffix only at the suffix's length or one byte shorter (no leading dot); a
         // non-ASCII one may still equal it under Unicode equivalence, so it is compared with every suffix.
-        // At most one suffix can match (each starts with a dot, then a letter), so their order does not matter.
-        for (pushType, suffixBytes) in PushType.suffixedByLongestSuffix {
-            guard !ascii || length == suffixBytes.count || length == suffixBytes.count - 1 else { continue }
-            let suffix = pushType.topicSuffix
-            if topic == suffix || topic.utf8.elementsEqual(suffixBytes.dropFirst()) {
+        for (suffix, suffixLength) in topicSuffixes {
+            guard !ascii || length == suffixLength || length == suffixLength - 1 else { continue }
+            if topic == suffix || topic.utf8.elementsEqual(suffix.utf8.dropFirst()) {
                 return RuleRejection(
                     .missingTopic,
                     "apns-topic \(topic.debugDescription) has no bundle ID; use <bundle ID>\(suffix)")
@@ -34,6 +32,12 @@ extension PushRule {
         }
         return nil
     }
+
+    /// The push types' topic suffixes (`PushType.suffixedByLongestSuffix`, longest first) with their lengths in
+    /// bytes, as strings: walking them retains nothing. At most one can match a topic (each starts with a dot, then
+    /// a letter), so their order does not matter.
+    private static let topicSuffixes: [(suffix: String, length: Int)] = PushType.suffixedByLongestSuffix
+        .map { ($0.pushType.topicSuffix, $0.suffix.count) }
 
     /// A push-type suffix written twice (`com.example.app.push-type.liveactivity.push-type.liveactivity`,
     /// `….voip.voip`) is `400 TopicDisallowed`.
