@@ -44,6 +44,15 @@ public enum CanonicalUUID {
         }
     }
 
+    /// How many of `bytes`, from the first, are hexadecimal digits (`hexDigit`): one table lookup a byte.
+    public static func leadingHexDigitCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        digitTable.withUnsafeBufferPointer { table in
+            var count = 0
+            while count < bytes.count, table[Int(bytes[count])] & notADigit == 0 { count += 1 }
+            return count
+        }
+    }
+
     /// `hexDigit` of every byte as one byte: the digit's value, or-ed with `lowerCaseLetter` or `upperCaseLetter`
     /// for a letter; `notADigit` for any other byte.
     private static let digitTable: [UInt8] = (0...255).map { byte in

@@ -36,10 +36,8 @@ public enum DeviceTokenFormat {
     private static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
         var token = token
         return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
-            for (index, byte) in bytes.enumerated() where CanonicalUUID.hexDigit(byte) == nil {
-                return (index, byte)
-            }
-            return (bytes.count, nil)
+            let count = CanonicalUUID.leadingHexDigitCount(bytes)
+            return (count, count < bytes.count ? bytes[count] : nil)
         }
     }
 
