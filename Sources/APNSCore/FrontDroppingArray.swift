@@ -2,7 +2,7 @@
 /// rest each time. Dropped slots are compacted away in bulk once they are at least `minimumCompaction` and an
 /// eighth of the storage, so the storage stays within about 8/7 of the elements kept and each drop moves at most
 /// seven elements on average. Used where the oldest go first: the SQLite store's lookup index (rows, and each
-/// token's rows) and the simulated device's order of timeline entries across tokens.
+/// token's rows), the in-memory store's records and the simulated device's order of timeline entries across tokens.
 public struct FrontDroppingArray<Element> {
     private var storage: [Element]
     private var head = 0
@@ -28,7 +28,14 @@ public struct FrontDroppingArray<Element> {
     public mutating func popFirst() -> Element? {
         guard !isEmpty else { return nil }
         let element = storage[head]
-        head += 1
+        removeFirst(1)
+        return element
+    }
+
+    /// Drops the `count` oldest elements (at most `self.count`).
+    public mutating func removeFirst(_ count: Int) {
+        precondition(count >= 0 && count <= self.count, "removeFirst(\(count)) of \(self.count) elements")
+        head += count
         if head == storage.count {
             storage.removeAll(keepingCapacity: false)
             head = 0
@@ -36,7 +43,6 @@ public struct FrontDroppingArray<Element> {
             storage.removeFirst(head)
             head = 0
         }
-        return element
     }
 }
 

@@ -22,8 +22,11 @@ struct APSMembers {
     init(_ members: [JSONMember]) {
         // By index: a `for member in members` loop copies each member out (key and value retained, then released).
         for index in members.indices {
-            guard let key = APSKey(members[index].key) else {
-                hasUnknownKey = true
+            guard let key = Key(members[index].key) else {
+                // A key the check does not read: hashed only then (a Live Activity's aps has few such keys).
+                if !hasUnknownKey && !LiveActivityPayloadChecker.knownAPSKeys.contains(members[index].key) {
+                    hasUnknownKey = true
+                }
                 continue
             }
             switch key {
@@ -38,53 +41,45 @@ struct APSMembers {
             case .relevanceScore: if relevanceScore == nil { relevanceScore = members[index].value }
             case .inputPushToken: if inputPushToken == nil { inputPushToken = members[index].value }
             case .inputPushChannel: if inputPushChannel == nil { inputPushChannel = members[index].value }
-            case .other: break
             }
         }
     }
-}
 
-/// A key Apple documents inside `aps` (`LiveActivityPayloadChecker.knownAPSKeys`): the ones the Live Activity
-/// check reads by name, and `other` for the rest. Told apart by length first, then compared, without hashing.
-enum APSKey {
-    case event, timestamp, contentState, attributesType, attributes, alert, staleDate, dismissalDate
-    case relevanceScore, inputPushToken, inputPushChannel, other
+    /// An `aps` key the check reads, one per property above. Told apart by length first, then compared, without
+    /// hashing.
+    enum Key {
+        case event, timestamp, contentState, attributesType, attributes, alert, staleDate, dismissalDate
+        case relevanceScore, inputPushToken, inputPushChannel
 
-    /// Nil when `key` is not a documented `aps` key.
-    init?(_ key: String) {
-        switch key.utf8.count {
-        case 5:
-            if key == "event" { self = .event } else if key == "alert" { self = .alert }
-            else if key == "badge" || key == "sound" { self = .other } else { return nil }
-        case 8:
-            guard key == "category" else { return nil }
-            self = .other
-        case 9:
-            if key == "timestamp" { self = .timestamp } else if key == "thread-id" { self = .other } else { return nil }
-        case 10:
-            if key == "attributes" { self = .attributes } else if key == "stale-date" { self = .staleDate }
-            else { return nil }
-        case 13:
-            guard key == "content-state" else { return nil }
-            self = .contentState
-        case 14:
-            guard key == "dismissal-date" else { return nil }
-            self = .dismissalDate
-        case 15:
-            if key == "attributes-type" { self = .attributesType }
-            else if key == "relevance-score" { self = .relevanceScore }
-            else if key == "mutable-content" || key == "filter-criteria" { self = .other } else { return nil }
-        case 16:
-            guard key == "input-push-token" else { return nil }
-            self = .inputPushToken
-        case 17:
-            guard key == "content-available" || key == "target-content-id" else { return nil }
-            self = .other
-        case 18:
-            if key == "input-push-channel" { self = .inputPushChannel }
-            else if key == "interruption-level" { self = .other } else { return nil }
-        default:
-            return nil
+        /// Nil when the check does not read `key`.
+        init?(_ key: String) {
+            switch key.utf8.count {
+            case 5:
+                if key == "event" { self = .event } else if key == "alert" { self = .alert } else { return nil }
+            case 9:
+                guard key == "timestamp" else { return nil }
+                self = .timestamp
+            case 10:
+                if key == "attributes" { self = .attributes } else if key == "stale-date" { self = .staleDate }
+                else { return nil }
+            case 13:
+                guard key == "content-state" else { return nil }
+                self = .contentState
+            case 14:
+                guard key == "dismissal-date" else { return nil }
+                self = .dismissalDate
+            case 15:
+                if key == "attributes-type" { self = .attributesType }
+                else if key == "relevance-score" { self = .relevanceScore } else { return nil }
+            case 16:
+                guard key == "input-push-token" else { return nil }
+                self = .inputPushToken
+            case 18:
+                guard key == "input-push-channel" else { return nil }
+                self = .inputPushChannel
+            default:
+                return nil
+            }
         }
     }
 }

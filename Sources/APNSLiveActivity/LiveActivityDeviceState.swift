@@ -126,13 +126,14 @@ public struct LiveActivityDeviceState: Sendable {
         let activityAttributesType = hasActivity ? record.activity.attributesType : nil
         let activityAttributes = hasActivity ? record.activity.attributes : nil
         let lastAppliedTimestamp = hasActivity ? record.activity.lastAppliedTimestamp : nil
+        func finish(_ check: PreparedPayloadCheck) -> LiveActivityPayloadReport {
+            check.finish(
+                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
+                lastAppliedTimestamp: lastAppliedTimestamp)
+        }
+        // A check prepared with another configuration or time is done again (only the check: not the key or id).
         let report = prepared.check.wasPrepared(for: configuration, now: now)
-            ? prepared.check.finish(
-                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
-                lastAppliedTimestamp: lastAppliedTimestamp)
-            : PreparedPush(push, now: now, configuration: configuration).check.finish(
-                activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
-                lastAppliedTimestamp: lastAppliedTimestamp)
+            ? finish(prepared.check) : finish(PreparedPayloadCheck(push, now: now, configuration: configuration))
         guard admit(report.warnings) else {
             // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
             if let slot { swap(&record, &tokens[slot]) }
@@ -215,11 +216,23 @@ public struct LiveActivityDeviceState: Sendable {
     /// with one vacated (100,000 tokens: ~10 MB).
     private mutating func makeRoom(in record: inout TokenRecord, slot current: Int) {
         let limit = max(configuration.timelineTotalLimit, 1)
-        while timelineEntries >= limit, let slot = timelineOrder.popFirst() {
+        dropOldestEntries(keepingAtMost: limit - 1, outOfTable: current) { sequence in
+            guard record.timeline.oldestSequence == sequence else { return false }
+            record.timeline.dropOldest()
+            return true
+        }
+    }
+
+    /// Drops the oldest entries across every token while more than `kept` are kept, skipping the slots of entries
+    /// already gone. The entries of the token at `current`, whose record is out of the table while its push is
+    /// applied, go through `dropOutOfTable` (given the entry's sequence: false when it is gone already).
+    private mutating func dropOldestEntries(
+        keepingAtMost kept: Int, outOfTable current: Int = -1, dropOutOfTable: (Int) -> Bool = { _ in false }
+    ) {
+        while timelineEntries > kept, let slot = timelineOrder.popFirst() {
             let index = Int(slot.slot)
             if index == current {
-                guard record.timeline.oldestSequence == slot.sequence else { continue }
-                record.timeline.dropOldest()
+                guard dropOutOfTable(slot.sequence) else { continue }
             } else {
                 guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
                 tokens[index].timeline.dropOldest()
@@ -242,13 +255,7 @@ public struct LiveActivityDeviceState: Sendable {
     /// device remembers every token it has seen, so without this its memory grows with tokens × `timelineLimit`),
     /// then forgets stale slots when they outnumber the entries kept (passed slots go as they are dropped).
     mutating func trimTimelines() {
-        let limit = max(configuration.timelineTotalLimit, 1)
-        while timelineEntries > limit, let slot = timelineOrder.popFirst() {
-            let index = Int(slot.slot)
-            guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
-            tokens[index].timeline.dropOldest()
-            timelineEntries -= 1
-        }
+        dropOldestEntries(keepingAtMost: max(configuration.timelineTotalLimit, 1))
         if timelineOrder.storageCount > 2 * max(timelineEntries, 1024) {
             timelineOrder = FrontDroppingArray(timelineOrder.elements.filter { slot in
                 let index = Int(slot.slot)

@@ -5,16 +5,15 @@ extension LiveActivityPayloadChecker {
     /// Decodes `attributes` and `content-state` against the app's schema, as the device does.
     /// Source: A-LA (start needs attributes-type/attributes/content-state; default decoding strategies),
     /// flutter_live_activities#118 (undecodable content-state dropped after a 200), A-GEN.
-    /// `sentAttributesType`: `aps.attributes-type` as sent (a start's warning names its JSON type when it is not a
-    /// string). `onlySchemaIssues`: `content-state`'s issues against the one configured schema, when they were worked
+    /// `onlySchemaIssues`: `content-state`'s issues against the one configured schema, when they were worked
     /// out before (only then; the schema an update is checked against is that one).
     static func checkDecoding(
         _ payload: LiveActivityPayload, event: LiveActivityEvent, context: LiveActivityCheckContext,
-        sentAttributesType: JSONValue?, onlySchemaIssues: [DecodeIssue]? = nil,
+        onlySchemaIssues: [DecodeIssue]? = nil,
         into report: inout LiveActivityPayloadReport
     ) {
         if event == .start {
-            checkStartDecoding(payload, sentAttributesType: sentAttributesType, context: context, into: &report)
+            checkStartDecoding(payload, context: context, into: &report)
             return
         }
         guard let contentState = payload.contentState else {
@@ -43,7 +42,7 @@ extension LiveActivityPayloadChecker {
     }
 
     private static func checkStartDecoding(
-        _ payload: LiveActivityPayload, sentAttributesType: JSONValue?, context: LiveActivityCheckContext,
+        _ payload: LiveActivityPayload, context: LiveActivityCheckContext,
         into report: inout LiveActivityPayloadReport
     ) {
         if payload.contentState == nil {
@@ -51,7 +50,8 @@ extension LiveActivityPayloadChecker {
                 "start without aps.content-state: the device cannot create the activity without its initial state"))
         }
         guard let typeName = payload.attributesType else {
-            let sent = sentAttributesType.map { " (it is \($0.typeDescription))" } ?? ""
+            // `aps.attributes-type` as sent, when it is not a string: the warning names its JSON type.
+            let sent = payload.aps["attributes-type"].map { " (it is \($0.typeDescription))" } ?? ""
             report.warnings.append(LiveActivityWarningCode.attributesTypeMissing.warning(
                 "start without a string aps.attributes-type\(sent): name the ActivityAttributes struct, e.g. "
                     + "\"\(context.schemas.first?.attributesType ?? "DeliveryAttributes")\"; the device cannot start it"))

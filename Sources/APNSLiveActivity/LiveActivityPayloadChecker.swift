@@ -13,13 +13,9 @@ public enum LiveActivityPayloadChecker {
     /// A UNIX time beyond this (year 5138) is taken to be milliseconds.
     public static let millisecondThreshold: Double = 100_000_000_000
 
-    /// Keys Apple documents inside `aps`. Source: A-GEN Table 1 (A-GEN).
-    public static let knownAPSKeys: Set<String> = [
-        "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
-        "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "stale-date",
-        "content-state", "timestamp", "event", "dismissal-date", "attributes-type", "attributes",
-        "input-push-token", "input-push-channel",
-    ]
+    /// Keys Apple documents inside `aps` (`APSKey.known`) but `content-changed`, a widget key (A-WIDGET) that this
+    /// check names as unknown in a Live Activity push. Source: A-GEN Table 1 (A-GEN).
+    public static let knownAPSKeys: Set<String> = Set(APSKey.known.keys).subtracting(["content-changed"])
 
     /// Checks `bytes`. `parsed` is the body as the caller already parsed it (the push rules parse every body once;
     /// it must be the parse of these same `bytes`: the size check bounds `content-state` by them); when nil the body

@@ -87,7 +87,7 @@ struct PreparedPayloadCheck: Sendable {
                 payload, event: event,
                 context: LiveActivityCheckContext(
                     now: now, schemas: schemas, futureTimestampTolerance: futureTimestampTolerance),
-                sentAttributesType: members.attributesType, into: &report)
+                into: &report)
         } else if schemas.count == 1, let only = schemas.first, only.contentStateChecked, let contentState = payload.contentState {
             onlySchemaIssues = ContentStateChecker.check(contentState, fields: only.contentState, path: "content-state")
         }
@@ -116,10 +116,9 @@ struct PreparedPayloadCheck: Sendable {
                 now: now, schemas: schemas, activityAttributesType: activityAttributesType,
                 activityAttributes: activityAttributes, lastAppliedTimestamp: lastAppliedTimestamp,
                 futureTimestampTolerance: futureTimestampTolerance)
-            // Only an update or end gets here, and their decoding does not read `attributes-type`.
             LiveActivityPayloadChecker.checkDecoding(
-                payload, event: pending.event, context: context, sentAttributesType: nil,
-                onlySchemaIssues: pending.onlySchemaIssues, into: &report)
+                payload, event: pending.event, context: context, onlySchemaIssues: pending.onlySchemaIssues,
+                into: &report)
         }
         LiveActivityPayloadChecker.checkCombinedSize(
             payload, event: pending.event, activityAttributes: activityAttributes, bodyBound: pending.bodyBound,

@@ -23,3 +23,12 @@ struct PreparedPush: Sendable {
             futureTimestampTolerance: configuration.futureTimestampTolerance)
     }
 }
+
+extension PreparedPayloadCheck {
+    /// The check's first step for `push` (its payload as the push rules parsed it) under `configuration`.
+    init(_ push: LiveActivityPush, now: Timestamp, configuration: LiveActivityConfiguration) {
+        self.init(
+            payload: push.payload, parsed: push.parsedPayload, now: now, schemas: configuration.schemas,
+            futureTimestampTolerance: configuration.futureTimestampTolerance)
+    }
+}

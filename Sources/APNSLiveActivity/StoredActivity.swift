@@ -3,9 +3,10 @@ import APNSCore
 
 /// A token's activity as the device keeps it: the fields of `ActivitySnapshot` that the device remembers (not the
 /// timeline, budget figures or counts it works out when asked), in about 120 bytes instead of 264. Times are
-/// nanoseconds with a sentinel for none, and the fields an update token rarely has (attributes, a state note, a
-/// push-to-start token's issued tokens) sit in one shared box, absent while they are all empty. The properties have
-/// `ActivitySnapshot`'s names and types, so the rules read and write them alike; `snapshot` gives the public form.
+/// nanoseconds, with a bitmask (`present`) of which optional times and numbers are set, and the fields an update
+/// token rarely has (attributes, a state note, a push-to-start token's issued tokens) sit in one shared box, absent
+/// while they are all empty. The properties have `ActivitySnapshot`'s names and types, so the rules read and write
+/// them alike; `snapshot` gives the public form.
 struct StoredActivity: Sendable {
     var deviceToken: String
     var topic: String

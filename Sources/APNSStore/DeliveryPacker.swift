@@ -24,24 +24,9 @@ struct DeliveryPacker: Sendable {
     private static let headerPlaces = 32
     private static let places = headerPlaces + 2 * 32
 
-    /// A packer with pools of its own.
-    init(pools: DeliveryInternPools = DeliveryInternPools()) {
-        self.init(shared: SharedDeliveryPools(pools))
-    }
-
     init(shared: SharedDeliveryPools) {
         self.shared = shared
         generation = shared.generation
-    }
-
-    /// A copy of the pools the packed records refer to.
-    var pools: DeliveryInternPools { shared.snapshot() }
-
-    /// The packed bytes of `record` (its `id` and `receivedAt` are not in them); nil when a pool of whole values
-    /// (TLS facts, fault, client certificate) is full, and the caller keeps the record as it is.
-    mutating func pack(_ record: DeliveryRecord) -> [UInt8]? {
-        guard packInScratch(record) != nil else { return nil }
-        return exactCopy()
     }
 
     /// Packs `record` into the scratch buffer (`withPackedBytes` reads it) and returns the generation of the pools
@@ -127,16 +112,6 @@ struct DeliveryPacker: Sendable {
         }
         signed(record.latencyMicroseconds)
         return true
-    }
-
-    /// The scratch buffer's bytes in an array of their own, as long as the record (`Array(bytes)` would hand the
-    /// scratch buffer itself, with its spare capacity, to the record, and allocate a new scratch buffer per push).
-    private func exactCopy() -> [UInt8] {
-        bytes.withUnsafeBufferPointer { written in
-            [UInt8](unsafeUninitializedCapacity: written.count) { copy, count in
-                count = copy.initialize(fromContentsOf: written)
-            }
-        }
     }
 
     private mutating func varint(_ value: UInt64) {
@@ -247,33 +222,13 @@ struct DeliveryPacker: Sendable {
         inlineRanges.append(start..<bytes.count)
     }
 
-    /// Writes a canonical UUID (8-4-4-4-12 hex digits of one letter case) as `.uuid`; false (nothing written) for
-    /// anything else.
+    /// Writes a canonical UUID (8-4-4-4-12 hex digits of one letter case, `CanonicalUUID.parse`) as `.uuid`; false
+    /// (nothing written) for anything else.
     private mutating func packUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let dash = UInt8(ascii: "-")
-        guard utf8[8] == dash, utf8[13] == dash, utf8[18] == dash, utf8[23] == dash else { return false }
-        var packed: (UInt64, UInt64) = (0, 0)
-        var cases: UInt8 = 0
-        let valid = HexDigits.withTable { table in
-            withUnsafeMutableBytes(of: &packed) { packed in
-                var written = 0
-                var position = 0
-                while position < 36 {
-                    if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
-                    guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], table, cases: &cases) else {
-                        return false
-                    }
-                    packed[written] = byte
-                    written += 1
-                    position += 2
-                }
-                return true
-            }
-        }
-        guard valid, cases != HexDigits.mixedCase else { return false }
+        guard let uuid = CanonicalUUID.parse(utf8) else { return false }
         tag(.uuid)
-        bytes.append(cases == HexDigits.upperCase ? 1 : 0)
-        withUnsafeBytes(of: &packed) { bytes.append(contentsOf: $0) }
+        bytes.append(uuid.uppercase == true ? 1 : 0)
+        withUnsafeBytes(of: (uuid.high, uuid.low)) { bytes.append(contentsOf: $0) }
         return true
     }
 
@@ -375,21 +330,18 @@ struct DeliveryPacker: Sendable {
     }
 }
 
-/// Hexadecimal digits two at a time, for packing tokens and UUIDs.
+/// Hexadecimal digits two at a time, for packing tokens.
 enum HexDigits {
     /// Letter-case bits gathered over a string's digits.
     static let lowerCase: UInt8 = 0x10
     static let upperCase: UInt8 = 0x20
     static let mixedCase: UInt8 = 0x30
 
-    /// Per byte: its value as a hex digit, plus `lowerCase` or `upperCase` for a letter; 0xFF for a non-digit.
+    /// Per byte: its value as a hex digit (`CanonicalUUID.hexDigit`), plus `lowerCase` or `upperCase` for a
+    /// letter; 0xFF for a non-digit.
     private static let table: [UInt8] = (0...255).map { byte -> UInt8 in
-        switch UInt8(byte) {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10 | lowerCase
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10 | upperCase
-        default: 0xFF
-        }
+        guard let digit = CanonicalUUID.hexDigit(UInt8(byte)) else { return 0xFF }
+        return digit.value | (digit.upper.map { $0 ? upperCase : lowerCase } ?? 0)
     }
 
     /// Runs `body` with the table (read once per string, not per digit).

@@ -40,32 +40,27 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     private struct State {
-        /// Ascending by id; entries before `head` are dropped and compacted away in bulk.
-        var records: [Entry] = []
-        var head = 0
+        /// Ascending by id. Dropped slots are compacted away in bulk (`FrontDroppingArray`: moving 24-byte entries,
+        /// ~3 MB every ~12,500 pushes at the default retention), so the array stays within its first capacity past
+        /// the retention's count instead of twice; the arena frees whole chunks as the first live record passes them.
+        var records = FrontDroppingArray<Entry>()
         var nextID: Int64 = 1
         var closed = false
         var lastAgeSweep = Timestamp.zero
         var arena = PackedRecordArena()
         var wholes: [Int64: DeliveryRecord] = [:]
 
-        var live: ArraySlice<Entry> { records[head...] }
+        var live: ArraySlice<Entry> { records.elements }
 
-        /// Slots are compacted once an eighth are dropped ones (moving 24-byte entries: ~3 MB every ~12,500 pushes
-        /// at the default retention), so the array stays within its first capacity past the retention's count
-        /// instead of twice; the arena frees whole chunks as the first live record passes them.
         mutating func drop(count: Int) {
-            if !wholes.isEmpty {
-                for entry in records[head..<(head + count)] where entry.location == Entry.whole {
-                    wholes[entry.id] = nil
-                }
-            }
-            head += count
-            if head > 1024 && head * 8 > records.count {
-                records.removeFirst(head)
-                head = 0
-            }
-            arena.release(below: head < records.count ? records[head].id : nextID)
+            if !wholes.isEmpty { forgetWholes(of: records.elements.prefix(count)) }
+            records.removeFirst(count)
+            arena.release(below: records.first?.id ?? nextID)
+        }
+
+        /// Forgets the whole values kept for `entries`, which leave the store.
+        mutating func forgetWholes(of entries: some Sequence<Entry>) {
+            for entry in entries where entry.location == Entry.whole { wholes[entry.id] = nil }
         }
     }
 
@@ -90,6 +85,9 @@ public final class InMemoryDeliveryStore: DeliveryStore {
 
     /// How many chunks the arena holds now (tests: memory goes back as records are dropped).
     var arenaChunkCount: Int { state.withLock { $0.arena.chunks.count } }
+
+    /// How many records are kept whole (tests: a record's whole value goes when the record does).
+    var wholeRecordCount: Int { state.withLock { $0.wholes.count } }
 
     @discardableResult
     public func append(
@@ -125,7 +123,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     private func applyRetention(_ state: inout State) {
-        let excess = state.live.count - retention.maxCount
+        let excess = state.records.count - retention.maxCount
         if excess > 0 { state.drop(count: excess) }
         guard let maxAge = retention.maxAge else { return }
         let now = clock.now()
@@ -134,14 +132,9 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         let cutoff = Timestamp(nanosecondsSinceEpoch: now.nanosecondsSinceEpoch - maxAge.nanoseconds)
         let expired = state.live.count { $0.receivedAt < cutoff }
         if expired > 0 {
-            let kept = state.live.filter { !($0.receivedAt < cutoff) }
-            if !state.wholes.isEmpty {
-                let keptIDs = Set(kept.lazy.filter { $0.location == Entry.whole }.map(\.id))
-                state.wholes = state.wholes.filter { keptIDs.contains($0.key) }
-            }
-            state.records = Array(kept)
-            state.head = 0
-            state.arena.release(below: kept.first?.id ?? state.nextID)
+            if !state.wholes.isEmpty { state.forgetWholes(of: state.live.lazy.filter { $0.receivedAt < cutoff }) }
+            state.records = FrontDroppingArray(state.live.filter { !($0.receivedAt < cutoff) })
+            state.arena.release(below: state.records.first?.id ?? state.nextID)
         }
     }
 
@@ -156,8 +149,9 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         let limit = max(0, query.limit)
         guard limit > 0 else { return result }
         let (entries, snapshot) = state.withLock { state in
-            let start = query.order == .oldestFirst ? firstIndex(in: state, after: query.afterID ?? 0) : state.head
-            return (state.records[start...], self.snapshot(state))
+            let live = state.live
+            let start = query.order == .oldestFirst ? firstIndex(in: live, after: query.afterID ?? 0) : live.startIndex
+            return (live[start...], self.snapshot(state))
         }
         func take(_ entry: Entry) -> Bool {
             if let afterID = query.afterID, entry.id <= afterID { return false }
@@ -176,21 +170,22 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     /// Index of the first live record with id > `id` (records are ascending by id).
-    private func firstIndex(in state: State, after id: Int64) -> Int {
-        var low = state.head
-        var high = state.records.count
+    private func firstIndex(in live: ArraySlice<Entry>, after id: Int64) -> Int {
+        var low = live.startIndex
+        var high = live.endIndex
         while low < high {
             let mid = (low + high) / 2
-            if state.records[mid].id <= id { low = mid + 1 } else { high = mid }
+            if live[mid].id <= id { low = mid + 1 } else { high = mid }
         }
         return low
     }
 
     public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
         let found: (Entry, Snapshot)? = state.withLock { state in
-            let index = firstIndex(in: state, after: id - 1)
-            guard index < state.records.count, state.records[index].id == id else { return nil }
-            return (state.records[index], snapshot(state))
+            let live = state.live
+            let index = firstIndex(in: live, after: id - 1)
+            guard index < live.endIndex, live[index].id == id else { return nil }
+            return (live[index], snapshot(state))
         }
         guard let (entry, snapshot) = found else { return nil }
         return snapshot.record(entry)
@@ -202,15 +197,14 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     public func count() throws(DeliveryStoreError) -> Int {
-        state.withLock { $0.live.count }
+        state.withLock { $0.records.count }
     }
 
     @discardableResult
     public func reset() throws(DeliveryStoreError) -> Int {
         state.withLock { state in
-            let removed = state.live.count
-            state.records = []
-            state.head = 0
+            let removed = state.records.count
+            state.records = FrontDroppingArray()
             state.arena.removeAll()
             state.wholes = [:]
             pools.reset()

@@ -2,26 +2,20 @@ import APNSCore
 import Foundation
 
 extension PackedDeliveryRecord {
-    /// The record `DeliveryPacker.pack` wrote into `bytes`, with `id` and `receivedAt`; nil if the bytes are not such a record.
-    static func unpack(
-        _ bytes: [UInt8], id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
-    ) -> DeliveryRecord? {
-        bytes.withUnsafeBufferPointer { unpack($0, id: id, receivedAt: receivedAt, pools: pools) }
-    }
-
-    /// The same, from bytes the caller keeps alive (the in-memory store's arena).
+    /// The record `DeliveryPacker` wrote into `bytes` (bytes the caller keeps alive: the in-memory store's arena),
+    /// with `id` and `receivedAt`; nil if the bytes are not such a record.
     static func unpack(
         _ bytes: UnsafeBufferPointer<UInt8>, id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
     ) -> DeliveryRecord? {
         var reader = PackedRecordReader(bytes: bytes, pools: pools)
-        guard let apnsID = reader.string() ?? nil,
+        guard let apnsID = reader.presentString(),
               let connectionID = reader.varint(),
-              let clientAddress = reader.string() ?? nil,
+              let clientAddress = reader.presentString(),
               let environmentNumber = reader.byte(),
               let tls = reader.value(pools.tls),
               let injected = reader.value(pools.faults),
               let clientCertificate = reader.value(pools.certificates),
-              let method = reader.string() ?? nil,
+              let method = reader.presentString(),
               let deviceToken = reader.deviceToken(),
               let path = reader.path(),
               let headerCount = reader.varint(), headerCount <= UInt64(bytes.count)
@@ -29,14 +23,14 @@ extension PackedDeliveryRecord {
         var headers: [HeaderField] = []
         headers.reserveCapacity(Int(headerCount))
         for _ in 0..<headerCount {
-            guard let name = reader.string() ?? nil, let value = reader.string() ?? nil else { return nil }
+            guard let name = reader.presentString(), let value = reader.presentString() else { return nil }
             headers.append(HeaderField(name, value))
         }
         var providerToken: ProviderTokenSummary?
         switch reader.byte() {
         case 0: break
         case 1:
-            guard let header = reader.string(), let claims = reader.string(), let fingerprint = reader.string() ?? nil
+            guard let header = reader.string(), let claims = reader.string(), let fingerprint = reader.presentString()
             else { return nil }
             providerToken = ProviderTokenSummary(header: header, claims: claims, fingerprint: fingerprint)
         default: return nil
@@ -50,7 +44,7 @@ extension PackedDeliveryRecord {
         var warnings: [PushWarning] = []
         warnings.reserveCapacity(Int(warningCount))
         for _ in 0..<warningCount {
-            guard let code = reader.string() ?? nil, let message = reader.string() ?? nil else { return nil }
+            guard let code = reader.presentString(), let message = reader.presentString() else { return nil }
             warnings.append(PushWarning(code: code, message: message))
         }
         guard let explanation = reader.string(),
@@ -63,7 +57,7 @@ extension PackedDeliveryRecord {
         switch reader.byte() {
         case 0: break
         case 1:
-            guard let code = reader.string() ?? nil, let text = reader.string() ?? nil else { return nil }
+            guard let code = reader.presentString(), let text = reader.presentString() else { return nil }
             liveActivity = LiveActivityOutcome(code: code, explanation: text)
         default: return nil
         }
@@ -82,13 +76,9 @@ extension PackedDeliveryRecord {
 
     /// Whether the packed record's `apns-id` equals `apnsID` as `caseInsensitiveCompare` has it, without decoding
     /// the rest (ASCII bytes compared directly; anything else through Foundation).
-    static func hasAPNsID(_ bytes: [UInt8], _ apnsID: String) -> Bool {
-        bytes.withUnsafeBufferPointer { hasAPNsID($0, apnsID) }
-    }
-
     static func hasAPNsID(_ bytes: UnsafeBufferPointer<UInt8>, _ apnsID: String) -> Bool {
         var reader = PackedRecordReader(bytes: bytes, pools: nil)
-        guard var stored = reader.string() ?? nil else { return false }
+        guard var stored = reader.presentString() else { return false }
         var wanted = apnsID
         return wanted.withUTF8 { wanted in
             stored.withUTF8 { stored in
@@ -152,8 +142,13 @@ struct PackedRecordReader {
 
     /// The path, remembered for the `:path` header that repeats it.
     mutating func path() -> String? {
-        knownPath = string() ?? nil
+        knownPath = presentString()
         return knownPath
+    }
+
+    /// The next string, which must be present: nil when it is absent or the bytes are not a string.
+    mutating func presentString() -> String? {
+        string() ?? nil
     }
 
     /// The next string: .some(nil) for an absent one, nil when the bytes are not a string.
@@ -172,11 +167,14 @@ struct PackedRecordReader {
                   digits / 2 <= UInt64(bytes.count - position)
             else { return nil }
             defer { position += Int(digits / 2) }
-            return Self.hexText(bytes[position..<(position + Int(digits / 2))], upper: upper == 1, uuid: false)
+            return Self.hexText(bytes[position..<(position + Int(digits / 2))], upper: upper == 1)
         case .uuid:
             guard let upper = byte(), upper <= 1, bytes.count - position >= 16 else { return nil }
             defer { position += 16 }
-            return Self.hexText(bytes[position..<(position + 16)], upper: upper == 1, uuid: true)
+            let words = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[position..<(position + 16)]))
+            return CanonicalUUID.text(
+                high: words.loadUnaligned(as: UInt64.self), low: words.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                uppercase: upper == 1)
         case .devicePath:
             guard let knownDeviceToken else { return nil }
             return String(decoding: PackedDeliveryRecord.devicePathPrefix, as: UTF8.self) + knownDeviceToken
@@ -186,24 +184,16 @@ struct PackedRecordReader {
         }
     }
 
-    /// Two hex digits a byte, with a UUID's dashes when `uuid`.
-    private static func hexText(_ packed: Slice<UnsafeBufferPointer<UInt8>>, upper: Bool, uuid: Bool) -> String {
+    /// Two hex digits a byte.
+    private static func hexText(_ packed: Slice<UnsafeBufferPointer<UInt8>>, upper: Bool) -> String {
         let digits: StaticString = upper ? "0123456789ABCDEF" : "0123456789abcdef"
-        let length = packed.count * 2 + (uuid ? 4 : 0)
         return digits.withUTF8Buffer { digits in
-            String(unsafeUninitializedCapacity: length) { text in
+            String(unsafeUninitializedCapacity: packed.count * 2) { text in
                 var position = 0
-                func append(_ digit: UInt8) {
-                    if uuid && CanonicalUUID.isDash(at: position) {
-                        text[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    text[position] = digits[Int(digit)]
-                    position += 1
-                }
                 for byte in packed {
-                    append(byte >> 4)
-                    append(byte & 0xF)
+                    text[position] = digits[Int(byte >> 4)]
+                    text[position + 1] = digits[Int(byte & 0xF)]
+                    position += 2
                 }
                 return position
             }

@@ -38,7 +38,8 @@ enum PackedDeliveryRecord {
         /// Hexadecimal digits of one letter case (a device token): a varint count of digits (even), a byte 1 for
         /// upper case, 0 for lower, then two digits a byte.
         case hex = 4
-        /// A UUID in canonical text (8-4-4-4-12 hex digits of one letter case): the case byte, then 16 bytes.
+        /// A UUID in canonical text (8-4-4-4-12 hex digits of one letter case): the case byte, then its two 64-bit
+        /// halves as `CanonicalUUID.parse` reads them, in the machine's byte order.
         case uuid = 5
         /// `/3/device/` followed by the record's device token.
         case devicePath = 6

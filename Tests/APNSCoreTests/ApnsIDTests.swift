@@ -71,3 +71,39 @@ import Testing
         }
     }
 }
+
+/// `CanonicalUUID.parse` reads back what `text` writes, with the letter case; text that is not canonical (a dash
+/// moved, a non-hex byte anywhere, letters of both cases, another length) reads as nil.
+@Suite struct CanonicalUUIDParseTests {
+    static func parsed(_ text: String) -> (high: UInt64, low: UInt64, uppercase: Bool?)? {
+        var text = text
+        return text.withUTF8 { CanonicalUUID.parse($0) }
+    }
+
+    @Test func readsBackTheText() {
+        var generator = SystemRandomNumberGenerator()
+        let fixed: [(UInt64, UInt64)] = [(0xAAAA_0000_0000_0000, 0), (.max, .max), (0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210)]
+        let random = (0..<200).map { _ in (generator.next() as UInt64, generator.next() as UInt64) }
+        for (high, low) in fixed + random {
+            for uppercase in [true, false] {
+                let text = CanonicalUUID.text(high: high, low: low, uppercase: uppercase)
+                let back = Self.parsed(text)
+                #expect(back?.high == high && back?.low == low && back?.uppercase == uppercase, "\(text)")
+            }
+        }
+        let digitsOnly = Self.parsed("01234567-8901-2345-6789-012345678901")
+        #expect(digitsOnly?.high == 0x0123_4567_8901_2345 && digitsOnly?.low == 0x6789_0123_4567_8901)
+        #expect(digitsOnly?.uppercase == .some(nil))
+    }
+
+    @Test(arguments: [
+        "", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0",
+        "E621E1F8C36C-495A-93FC-0C247A3E6E5F-", "E621E1F8-C36C-495A-93FC-0c247A3E6E5F",
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5G", "G621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+        "E621E1F8-C36C-495A-93FC_0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5é",
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5\u{0}",
+    ])
+    func nonCanonicalTextReadsAsNil(_ text: String) {
+        #expect(Self.parsed(text) == nil, "\(text.debugDescription)")
+    }
+}

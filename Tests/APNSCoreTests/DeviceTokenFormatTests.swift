@@ -46,3 +46,33 @@ import Testing
         #expect(DeviceTokenFormat.problem(with: token) == Self.built(bad))
     }
 }
+
+/// The exact answer for every shape of token: empty, odd or even counts of digits, over a configured maximum, a
+/// non-hex ASCII character or a non-ASCII scalar first, in the middle or after an odd count of digits.
+@Suite struct DeviceTokenFormatAnswerTests {
+    /// The message naming `bad`, quoted as Swift's `debugDescription` quotes it.
+    static func nonHex(_ bad: String) -> String {
+        "the device token must be hexadecimal digits; found " + bad.debugDescription
+    }
+
+    @Test(arguments: [
+        ("", nil, "the device token is empty"),
+        ("ab", nil, nil),
+        ("AbCdEf", 6, nil),
+        ("abc", nil, "the device token has 3 hex digits; a token is whole bytes, so an even count"),
+        ("abcdef", 4, "the device token has 6 hex digits; this mock is configured for at most 4"),
+        ("abcde", 4, "the device token has 5 hex digits; a token is whole bytes, so an even count"),
+        ("abg", nil, nonHex("g")),
+        ("g", 1, nonHex("g")),
+        ("abcé", nil, nonHex("é")),
+        ("é", nil, nonHex("é")),
+        ("ab😀cd", nil, nonHex("😀")),
+        ("abc😀", 2, nonHex("😀")),
+        ("ab\u{301}", nil, nonHex("\u{301}")),
+        ("ab é", nil, nonHex(" ")),
+        ("abé ", nil, nonHex("é")),
+    ] as [(String, Int?, String?)])
+    func answerForEachShape(token: String, maximum: Int?, answer: String?) {
+        #expect(DeviceTokenFormat.problem(with: token, maximumHexLength: maximum) == answer, "\(token.debugDescription)")
+    }
+}

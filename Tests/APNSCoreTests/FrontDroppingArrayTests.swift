@@ -29,3 +29,32 @@ import Testing
         #expect(array.isEmpty && array.storageCount == 0)
     }
 }
+
+/// Dropping several at once keeps the same elements, in order, and the same bound on dropped slots, as dropping
+/// them one by one.
+@Suite struct FrontDroppingArrayBulkTests {
+    @Test(arguments: [1, 4, 32, 1024])
+    func removeFirstDropsTheOldestAndCompacts(minimumCompaction: Int) {
+        var bulk = FrontDroppingArray<Int>(minimumCompaction: minimumCompaction)
+        var single = FrontDroppingArray<Int>(minimumCompaction: minimumCompaction)
+        var next = 0
+        for round in 0..<200 {
+            for _ in 0..<(round % 11 + 5) {
+                bulk.append(next)
+                single.append(next)
+                next += 1
+            }
+            let drop = min(round % 13, bulk.count)
+            bulk.removeFirst(drop)
+            for _ in 0..<drop { single.popFirst() }
+            #expect(Array(bulk.elements) == Array(single.elements))
+            #expect(bulk.first == single.first)
+            let dropped = bulk.storageCount - bulk.count
+            #expect(dropped < minimumCompaction || dropped * 8 < bulk.storageCount)
+        }
+        bulk.removeFirst(bulk.count)
+        #expect(bulk.isEmpty && bulk.storageCount == 0)
+        bulk.removeFirst(0)
+        #expect(bulk.isEmpty)
+    }
+}

@@ -90,6 +90,31 @@ import Testing
         #expect(try store.delivery(id: 2) == nil)
     }
 
+    @Test func wholeRecordsGoWithTheirRecordsByCountAndByAge() throws {
+        let clock = TestClock(Timestamp(nanosecondsSinceEpoch: Self.start))
+        let store = InMemoryDeliveryStore(
+            retention: RetentionPolicy(maxCount: 4, maxAge: .seconds(60)), clock: clock,
+            pools: DeliveryInternPools(tls: InternPool(capacity: 0)))
+        var records: [DeliveryRecord] = []
+        func append(_ number: Int) {
+            var record = Self.record(number)
+            record.receivedAt = clock.now()
+            records.append(record)
+            store.append(record) { _ in }
+        }
+        for number in 1...6 { append(number) }
+        #expect(store.wholeRecordCount == 4, "the two dropped by count went with their records")
+        clock.advance(seconds: 30)
+        append(7)
+        clock.advance(seconds: 31)
+        append(8)
+        let expected = [7, 8].map { records[$0 - 1].withID(Int64($0)) }
+        #expect(try store.deliveries(DeliveryQuery(limit: 10, order: .oldestFirst)) == expected)
+        #expect(store.wholeRecordCount == 2, "the ones past max-age went with their records")
+        #expect(try store.delivery(apnsID: records[5].apnsID) == nil)
+        #expect(try store.delivery(apnsID: records[6].apnsID) == expected[0])
+    }
+
     @Test func aPayloadRepeatedByTheNextRecordIsPooledAndEveryRecordReadsBack() throws {
         var packer = DeliveryPacker(pools: DeliveryInternPools(payloads: InternPool(capacity: 2)))
         let payloads = ["A", "A", "A", "B", "A", "B", "B", "C", "C", "C"].map { Array(String(repeating: $0, count: 50).utf8) }

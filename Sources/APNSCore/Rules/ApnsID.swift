@@ -23,21 +23,11 @@ public enum ApnsID {
             for (index, byte) in bytes.enumerated() {
                 if CanonicalUUID.isDash(at: index) {
                     if byte != UInt8(ascii: "-") { return false }
-                } else if !isHexDigit(byte) {
+                } else if CanonicalUUID.hexDigit(byte) == nil {
                     return false
                 }
             }
             return true
-        }
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-             UInt8(ascii: "A")...UInt8(ascii: "F"):
-            return true
-        default:
-            return false
         }
     }
 }

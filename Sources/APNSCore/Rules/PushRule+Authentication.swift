@@ -25,13 +25,7 @@ extension PushRule {
         // Whether the topic belongs to the credential is judged only for a well-formed topic: a missing or malformed
         // one gets the topic rules' own answer (MissingTopic, BadTopic, TopicDisallowed for a doubled suffix) in
         // step 5 rather than the authenticator's TopicDisallowed.
-        // The topic-shape rules are pure (PushRule.init(topicShape:)), so they run on the evaluation itself: no copy.
-        var topicIsWellFormed = true
-        for rule in PushRule.topicShape where rule.apply(to: &evaluation) != nil {
-            topicIsWellFormed = false
-            break
-        }
-        if topicIsWellFormed { evaluation.wellFormedTopic = evaluation.facts.topic }
+        let topicIsWellFormed = passesTopicShape(&evaluation)
         let request = AuthRequest(
             authorization: evaluation.headerValues(.authorization),
             topic: topicIsWellFormed ? evaluation.facts.topic : nil,
@@ -47,5 +41,14 @@ extension PushRule {
             evaluation.presentedToken = token
             return RuleRejection(reason, explanation)
         }
+    }
+
+    /// Whether the topic passes every rule of `PushRule.topicShape`; when it does, it is noted as
+    /// `PushEvaluation.wellFormedTopic` (step 5 then passes it without checking again). The rules are pure
+    /// (`PushRule.init(topicShape:)`), so they run on the evaluation itself: no copy.
+    static func passesTopicShape(_ evaluation: inout PushEvaluation) -> Bool {
+        for rule in PushRule.topicShape where rule.apply(to: &evaluation) != nil { return false }
+        evaluation.wellFormedTopic = evaluation.facts.topic
+        return true
     }
 }

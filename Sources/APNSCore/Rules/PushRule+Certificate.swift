@@ -15,11 +15,7 @@ extension PushRule {
     }
 
     static func authenticateCertificate(_ certificate: PeerCertificate, _ evaluation: inout PushEvaluation) -> RuleRejection? {
-        var topicIsWellFormed = false
-        if evaluation.facts.topic != nil {
-            var probe = evaluation
-            topicIsWellFormed = PushRule.topicShape.allSatisfy { $0.apply(to: &probe) == nil }
-        }
+        let topicIsWellFormed = passesTopicShape(&evaluation)
         let authenticator = CertificateAuthenticator(
             tokenOnlyPushReason: evaluation.configuration.tokenOnlyPushWithoutToken)
         let decision = authenticator.authenticate(.init(

@@ -1,9 +1,8 @@
 extension PushRule {
-    /// The APNs request headers that may appear at most once. `authorization` is left to the authenticator, which
-    /// receives every value (`AuthRequest.authorization`).
-    public static let singleValueHeaders = [
-        "apns-id", "apns-expiration", "apns-priority", "apns-topic", "apns-push-type", "apns-collapse-id",
-    ]
+    /// The APNs request headers that may appear at most once: the header index's names but `authorization`, which
+    /// is left to the authenticator, which receives every value (`AuthRequest.authorization`).
+    public static let singleValueHeaders = APNsHeaderIndex.Name.allCases
+        .filter { $0 != .authorization }.map(\.fieldName)
 
     /// A repeated APNs header is `400 DuplicateHeaders`.
     ///

@@ -22,7 +22,7 @@ extension PushRule {
         let (length, ascii) = bytes.withUTF8 { ($0.count, $0.allSatisfy { $0 < 0x80 }) }
         // An ASCII topic can be a bare suffix only at the suffix's length or one byte shorter (no leading dot); a
         // non-ASCII one may still equal it under Unicode equivalence, so it is compared with every suffix.
-        for (suffix, suffixLength) in topicSuffixesInCaseOrder {
+        for (suffix, suffixLength) in topicSuffixes {
             guard !ascii || length == suffixLength || length == suffixLength - 1 else { continue }
             if topic == suffix || topic.utf8.elementsEqual(suffix.utf8.dropFirst()) {
                 return RuleRejection(
@@ -33,10 +33,11 @@ extension PushRule {
         return nil
     }
 
-    /// The non-empty push-type topic suffixes in `PushType.allCases` order, with their lengths in bytes.
-    private static let topicSuffixesInCaseOrder: [(suffix: String, length: Int)] = PushType.allCases
-        .filter { !$0.topicSuffix.isEmpty }
-        .map { ($0.topicSuffix, $0.topicSuffix.utf8.count) }
+    /// The push types' topic suffixes (`PushType.suffixedByLongestSuffix`, longest first) with their lengths in
+    /// bytes, as strings: walking them retains nothing. At most one can match a topic (each starts with a dot, then
+    /// a letter), so their order does not matter.
+    private static let topicSuffixes: [(suffix: String, length: Int)] = PushType.suffixedByLongestSuffix
+        .map { ($0.pushType.topicSuffix, $0.suffix.count) }
 
     /// A push-type suffix written twice (`com.example.app.push-type.liveactivity.push-type.liveactivity`,
     /// `….voip.voip`) is `400 TopicDisallowed`.

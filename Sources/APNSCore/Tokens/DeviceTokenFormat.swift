@@ -23,17 +23,8 @@ public enum DeviceTokenFormat {
             // message is the one built below, made once per byte value (a rejected push builds no text).
             return nonHexMessages[Int(byte)]
         }
-        if let bad = token.unicodeScalars.first(where: { !isHexDigit($0) }) {
-            return "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
-        }
-        let digits = token.unicodeScalars.count
-        if digits % 2 != 0 {
-            return "the device token has \(digits) hex digits; a token is whole bytes, so an even count"
-        }
-        if let maximum = maximumHexLength, digits > maximum {
-            return "the device token has \(digits) hex digits; this mock is configured for at most \(maximum)"
-        }
-        return nil
+        // The byte at `scan.count` starts the first scalar that is not an ASCII hex digit (a non-ASCII one).
+        return nonHexMessage(token.unicodeScalars[token.utf8.index(token.utf8.startIndex, offsetBy: scan.count)])
     }
 
     public static func isWellFormed(_ token: String) -> Bool {
@@ -45,30 +36,16 @@ public enum DeviceTokenFormat {
     private static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
         var token = token
         return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
-            for (index, byte) in bytes.enumerated() {
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                     UInt8(ascii: "A")...UInt8(ascii: "F"):
-                    continue
-                default:
-                    return (index, byte)
-                }
-            }
-            return (bytes.count, nil)
+            let count = CanonicalUUID.leadingHexDigitCount(bytes)
+            return (count, count < bytes.count ? bytes[count] : nil)
         }
     }
 
     /// The message for a token whose first non-hex-digit scalar is the ASCII character with this value (entries of
     /// hex digits are never read).
-    private static let nonHexMessages: [String] = (0..<0x80).map { value in
-        let bad = Unicode.Scalar(UInt8(value))
-        return "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
-    }
+    private static let nonHexMessages: [String] = (0..<0x80).map { nonHexMessage(Unicode.Scalar(UInt8($0))) }
 
-    private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "0"..."9", "a"..."f", "A"..."F": return true
-        default: return false
-        }
+    private static func nonHexMessage(_ bad: Unicode.Scalar) -> String {
+        "the device token must be hexadecimal digits; found \(String(bad).debugDescription)"
     }
 }

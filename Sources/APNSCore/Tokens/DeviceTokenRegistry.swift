@@ -1,18 +1,13 @@
-import Synchronization
-
 /// The device tokens the mock knows. Empty means "any well-formed token is a live device"; once tokens are
 /// declared, pushes to them get APNs' token answers (A-REG) and undeclared tokens follow
 /// `RuleConfiguration.undeclaredTokens`. Thread-safe; changed at run time by the admin API.
 public final class DeviceTokenRegistry: Sendable {
-    private let entries: Locked<[String: DeclaredDeviceToken]>
-    /// `entries.count`, set under the lock whenever it changes: with nothing declared (the usual case) a lookup
-    /// answers without taking the lock the event-loop threads would otherwise contend for on every push.
-    private let entryCount: Atomic<Int>
+    /// With nothing declared (the usual case) a lookup answers without taking the lock.
+    private let entries: EmptinessTrackingLock<[String: DeclaredDeviceToken]>
 
     public init(_ tokens: [DeclaredDeviceToken] = []) {
-        let entries = Dictionary(tokens.map { ($0.token, $0) }, uniquingKeysWith: { _, last in last })
-        self.entries = Locked(entries)
-        entryCount = Atomic(entries.count)
+        entries = EmptinessTrackingLock(
+            Dictionary(tokens.map { ($0.token, $0) }, uniquingKeysWith: { _, last in last }))
     }
 
     /// What the registry says about `token` (case-insensitive).
@@ -24,7 +19,7 @@ public final class DeviceTokenRegistry: Sendable {
     }
 
     public func lookup(_ token: String) -> Lookup {
-        if entryCount.load(ordering: .acquiring) == 0 { return .registryEmpty }
+        if entries.isEmpty { return .registryEmpty }
         return entries.withLock { entries in
             if entries.isEmpty { return .registryEmpty }  // the usual case: no lower-cased copy of the token
             return entries[token.lowercased()].map(Lookup.declared) ?? .undeclared
@@ -33,20 +28,13 @@ public final class DeviceTokenRegistry: Sendable {
 
     /// Adds `token` or replaces the entry with the same token.
     public func declare(_ token: DeclaredDeviceToken) {
-        entries.withLock {
-            $0[token.token] = token
-            entryCount.store($0.count, ordering: .releasing)
-        }
+        entries.withLock { $0[token.token] = token }
     }
 
     /// Removes a token; returns whether it was declared.
     @discardableResult
     public func remove(token: String) -> Bool {
-        entries.withLock {
-            let removed = $0.removeValue(forKey: token.lowercased()) != nil
-            entryCount.store($0.count, ordering: .releasing)
-            return removed
-        }
+        entries.withLock { $0.removeValue(forKey: token.lowercased()) != nil }
     }
 
     /// Changes a declared token's state (e.g. the app was uninstalled); returns false if it is not declared.
@@ -65,9 +53,6 @@ public final class DeviceTokenRegistry: Sendable {
     }
 
     public func removeAll() {
-        entries.withLock {
-            $0.removeAll()
-            entryCount.store(0, ordering: .releasing)
-        }
+        entries.withLock { $0.removeAll() }
     }
 }

@@ -1,5 +1,4 @@
 import APNSCore
-import Synchronization
 
 /// The facts of one request that fault specs match on.
 public struct FaultRequest: Sendable, Equatable {
@@ -66,10 +65,9 @@ public final class FaultEngine: Sendable {
         var unregisteredSince: [String: Timestamp] = [:]
     }
 
-    private let entries = Locked<[Entry]>([])
-    /// `entries.count`, set under the lock whenever the list changes: a push with no fault configured (the usual
-    /// case) is answered without building a `FaultRequest` or taking the lock (`isEmpty`).
-    private let entryCount = Atomic<Int>(0)
+    /// A push with no fault configured (the usual case) is answered without building a `FaultRequest` or taking
+    /// the lock (`isEmpty`).
+    private let entries = EmptinessTrackingLock<[Entry]>([])
     private let tokens: DeviceTokenRegistry?
 
     /// `tokens`: where `unregisterAfter` flips declared tokens, so that the rules answer 410 for them.
@@ -84,21 +82,15 @@ public final class FaultEngine: Sendable {
             spec.scope.seed = UInt64.random(in: 0...UInt64(Int64.max))
         }
         let entry = Entry(spec: spec, random: SplitMix64(seed: spec.scope.seed ?? 0))
-        entries.withLock {
-            $0.append(entry)
-            entryCount.store($0.count, ordering: .releasing)
-        }
+        entries.withLock { $0.append(entry) }
     }
 
     public func removeAll() {
-        entries.withLock {
-            $0.removeAll()
-            entryCount.store(0, ordering: .releasing)
-        }
+        entries.withLock { $0.removeAll() }
     }
 
     /// True when no fault spec is configured, so none can fire.
-    public var isEmpty: Bool { entryCount.load(ordering: .acquiring) == 0 }
+    public var isEmpty: Bool { entries.isEmpty }
 
     public var specs: [FaultSpec] { entries.withLock { $0.map(\.spec) } }
 
@@ -122,7 +114,6 @@ public final class FaultEngine: Sendable {
                 let firing = FaultFiring(spec: list[index].spec, index: index, effect: effect)
                 if let remaining = list[index].spec.scope.remaining, list[index].fired >= remaining {
                     list.remove(at: index)
-                    entryCount.store(list.count, ordering: .releasing)
                 }
                 return firing
             }
