@@ -111,6 +111,50 @@ final class SQLiteConnection {
             }
         }
 
+        /// Binds `row`'s values from parameter 1 and runs the statement, which returns no rows. SQLite reads the
+        /// texts and blobs in place (`SQLITE_STATIC`, no copy of each), so the bindings are cleared before the
+        /// buffer may go.
+        func run(_ row: SQLiteRow) throws(DeliveryStoreError) {
+            sqlite3_reset(statement)
+            let rc: Int32 = row.bytes.withUnsafeBytes { raw in
+                defer { sqlite3_clear_bindings(statement) }
+                var offset = 0
+                var index: Int32 = 1
+                while offset < raw.count {
+                    let tag = SQLiteRow.Tag(rawValue: raw[offset])
+                    offset += 1
+                    let rc: Int32
+                    switch tag {
+                    case .null?:
+                        rc = sqlite3_bind_null(statement, index)
+                    case .integer?:
+                        let number = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+                        rc = sqlite3_bind_int64(statement, index, number)
+                        offset += 8
+                    case .text?, .blob?:
+                        let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                        offset += 4
+                        let content = raw.baseAddress! + offset
+                        if tag == .text {
+                            rc = content.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
+                                sqlite3_bind_text(statement, index, $0, Int32(count), nil)
+                            }
+                        } else {
+                            rc = sqlite3_bind_blob(statement, index, content, Int32(count), nil)
+                        }
+                        offset += count
+                    case nil:
+                        rc = SQLITE_MISUSE
+                    }
+                    if rc != SQLITE_OK { return rc }
+                    index += 1
+                }
+                return sqlite3_step(statement)
+            }
+            sqlite3_reset(statement)
+            if rc != SQLITE_DONE { try connection.check(rc) }
+        }
+
         /// Advances; true when a row is available.
         func step() throws(DeliveryStoreError) -> Bool {
             let rc = sqlite3_step(statement)

@@ -8,6 +8,9 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     // Used only on the writer thread after `init`.
     private let connection: SQLiteConnection
     private let insert: SQLiteConnection.Statement
+    /// Each transaction's BEGIN and COMMIT, prepared once (`execute` parsed them again for every group).
+    private let beginTransaction: SQLiteConnection.Statement
+    private let commitTransaction: SQLiteConnection.Statement
     private let deleteUpToID: SQLiteConnection.Statement
     private let deleteOlderThan: SQLiteConnection.Statement
     private let deleteAll: SQLiteConnection.Statement
@@ -49,6 +52,8 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         restartFrames = Self.restartBytes / frameBytes
         connection.trackWALFrames()
         insert = try connection.prepare(SQLiteSchema.insert)
+        beginTransaction = try connection.prepare("BEGIN IMMEDIATE")
+        commitTransaction = try connection.prepare("COMMIT")
         deleteUpToID = try connection.prepare("DELETE FROM deliveries WHERE id <= ?")
         deleteOlderThan = try connection.prepare("DELETE FROM deliveries WHERE received_at < ?")
         deleteAll = try connection.prepare("DELETE FROM deliveries")
@@ -81,10 +86,11 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         var highestID: Int64 = 0
         // The rows to index once committed: those after the batch's last reset (a reset deletes what came before).
         var indexed: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)] = []
+        indexed.reserveCapacity(batch.count)
         var firstKept: Int64?
         let outcome: Result<Void, DeliveryStoreError>
         do throws(DeliveryStoreError) {
-            try connection.execute("BEGIN IMMEDIATE")
+            try beginTransaction.run()
             for command in batch {
                 switch command {
                 case .append(let row, _):
@@ -100,7 +106,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
                 }
             }
             firstKept = try applyRetention(lastID: highestID)
-            try connection.execute("COMMIT")
+            try commitTransaction.run()
             outcome = .success(())
         } catch {
             try? connection.execute("ROLLBACK")
