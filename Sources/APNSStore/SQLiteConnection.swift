@@ -115,11 +115,30 @@ final class SQLiteConnection {
         /// texts and blobs in place (`SQLITE_STATIC`, no copy of each), so the bindings are cleared before the
         /// buffer may go.
         func run(_ row: SQLiteRow) throws(DeliveryStoreError) {
+            try run(rows: CollectionOfOne(row))
+        }
+
+        /// The same for a statement with the parameters of several rows (`SQLiteSchema.insert(rowCount:)`): each row's
+        /// values follow the previous row's.
+        func run<Rows: RandomAccessCollection<SQLiteRow>>(rows: Rows) throws(DeliveryStoreError) where Rows.Index == Int {
             sqlite3_reset(statement)
-            let rc: Int32 = row.bytes.withUnsafeBytes { raw in
+            let rc = bindAndStep(rows, from: rows.startIndex, parameter: 1)
+            sqlite3_reset(statement)
+            if rc != SQLITE_DONE { try connection.check(rc) }
+        }
+
+        /// Binds the rows from `position` on, each inside its buffer's access, then steps in the innermost one (so
+        /// every buffer SQLite reads is valid) and clears the bindings there.
+        private func bindAndStep<Rows: RandomAccessCollection<SQLiteRow>>(
+            _ rows: Rows, from position: Int, parameter: Int32
+        ) -> Int32 where Rows.Index == Int {
+            guard position < rows.endIndex else {
                 defer { sqlite3_clear_bindings(statement) }
+                return sqlite3_step(statement)
+            }
+            return rows[position].bytes.withUnsafeBytes { raw in
+                var index = parameter
                 var offset = 0
-                var index: Int32 = 1
                 while offset < raw.count {
                     let tag = SQLiteRow.Tag(rawValue: raw[offset])
                     offset += 1
@@ -146,13 +165,14 @@ final class SQLiteConnection {
                     case nil:
                         rc = SQLITE_MISUSE
                     }
-                    if rc != SQLITE_OK { return rc }
+                    if rc != SQLITE_OK {
+                        sqlite3_clear_bindings(statement)
+                        return rc
+                    }
                     index += 1
                 }
-                return sqlite3_step(statement)
+                return bindAndStep(rows, from: position + 1, parameter: index)
             }
-            sqlite3_reset(statement)
-            if rc != SQLITE_DONE { try connection.check(rc) }
         }
 
         /// Advances; true when a row is available.

@@ -8,6 +8,10 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     // Used only on the writer thread after `init`.
     private let connection: SQLiteConnection
     private let insert: SQLiteConnection.Statement
+    /// Inserts of 2, 4, 8 … `SQLiteSchema.rowsPerInsert` rows at once (`insert` takes one).
+    private let insertMany: [(rows: Int, statement: SQLiteConnection.Statement)]
+    /// The rows of the group not yet inserted (fewer than `rowsPerInsert`); kept for its capacity.
+    private var pendingRows: [SQLiteRow] = []
     /// Each transaction's BEGIN and COMMIT, prepared once (`execute` parsed them again for every group).
     private let beginTransaction: SQLiteConnection.Statement
     private let commitTransaction: SQLiteConnection.Statement
@@ -52,6 +56,14 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         restartFrames = Self.restartBytes / frameBytes
         connection.trackWALFrames()
         insert = try connection.prepare(SQLiteSchema.insert)
+        var insertMany: [(rows: Int, statement: SQLiteConnection.Statement)] = []
+        var rows = SQLiteSchema.rowsPerInsert
+        while rows > 1 {
+            insertMany.append((rows, try connection.prepare(SQLiteSchema.insert(rowCount: rows))))
+            rows /= 2
+        }
+        self.insertMany = insertMany
+        pendingRows.reserveCapacity(SQLiteSchema.rowsPerInsert)
         beginTransaction = try connection.prepare("BEGIN IMMEDIATE")
         commitTransaction = try connection.prepare("COMMIT")
         deleteUpToID = try connection.prepare("DELETE FROM deliveries WHERE id <= ?")
@@ -94,10 +106,12 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
             for command in batch {
                 switch command {
                 case .append(let row, _):
-                    try insert.run(row.row)
+                    pendingRows.append(row.row)
+                    if pendingRows.count == SQLiteSchema.rowsPerInsert { try insertPendingRows() }
                     highestID = row.id
                     indexed.append((row.id, row.apnsKey, row.tokenKey))
                 case .reset:
+                    try insertPendingRows()  // what was queued before the reset goes with it
                     try deleteAll.run()
                     resetCounts.append(connection.changes)
                     indexed.removeAll()
@@ -105,10 +119,12 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
                     break
                 }
             }
+            try insertPendingRows()
             firstKept = try applyRetention(lastID: highestID)
             try commitTransaction.run()
             outcome = .success(())
         } catch {
+            pendingRows.removeAll(keepingCapacity: true)
             try? connection.execute("ROLLBACK")
             outcome = .failure(error)
         }
@@ -121,6 +137,17 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         if highestID > 0 { signal.advance(to: highestID) }
         report(batch, outcome: outcome, resetCounts: resetCounts)
         checkpointIfDue()
+    }
+
+    /// Inserts `pendingRows` with as few statements as the sizes allow (a full set in one; 13 rows as 8 + 4 + 1).
+    private func insertPendingRows() throws(DeliveryStoreError) {
+        defer { pendingRows.removeAll(keepingCapacity: true) }
+        var start = 0
+        for (rows, statement) in insertMany where pendingRows.count - start >= rows {
+            try statement.run(rows: pendingRows[start..<start + rows])
+            start += rows
+        }
+        if start < pendingRows.count { try insert.run(pendingRows[start]) }
     }
 
     /// After a commit (and its answers): asks the checkpointer for a passive checkpoint every `bytesPerCheckpoint`

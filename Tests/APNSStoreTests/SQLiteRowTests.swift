@@ -65,6 +65,50 @@ import Testing
         }
     }
 
+    /// The writer inserts full sets of rows with one statement: the file holds the same as with one row each.
+    @Test func rowsInsertedTogetherStoreWhatRowsInsertedAloneStore() throws {
+        let directory = try TemporaryDirectory.make()
+        let connection = try SQLiteConnection(path: directory.path("rows.sqlite"), mode: .readWrite)
+        defer { connection.close() }
+        try connection.execute(SQLiteSchema.createTable)
+        let records = (0..<SQLiteSchema.rowsPerInsert).map { Self.records[$0 % Self.records.count] }
+        let together = records.enumerated().map { offset, record in
+            EncodedDelivery(record, id: Int64(offset + 1), json: record.jsonWriter()).row
+        }
+        try connection.prepare(SQLiteSchema.insert(rowCount: together.count)).run(rows: together)
+        let alone = try connection.prepare(SQLiteSchema.insert)
+        for (offset, record) in records.enumerated() {
+            try alone.run(EncodedDelivery(record, id: Int64(1_000 + offset), json: record.jsonBytes).row)
+        }
+        let read = try connection.prepare("SELECT * FROM deliveries ORDER BY id")
+        try read.bind([])
+        var rows: [[String]] = []
+        while try read.step() {
+            rows.append((1..<12).map { column in read.isNull(Int32(column)) ? "NULL" : "\(read.bytes(Int32(column)))" })
+        }
+        #expect(rows.count == 2 * records.count)
+        #expect(Array(rows.prefix(records.count)) == Array(rows.suffix(records.count)))
+    }
+
+    /// Pushes queued together (full sets of rows, a remainder, a reset between them): every acknowledged record
+    /// reads back whole under its id, and the reset takes exactly what was queued before it.
+    @Test func aStoreGroupOfManyPushesReadsBackRecordByRecord() throws {
+        let store = try SQLiteDeliveryStore(path: TemporaryDirectory.make().path(SQLiteDeliveryStore.fileName))
+        defer { store.close() }
+        let records = (0..<(3 * SQLiteSchema.rowsPerInsert + 5)).map { Self.records[$0 % Self.records.count] }
+        let ids = records.map { store.append($0) { _ in } }
+        store.flush()
+        for (record, id) in zip(records, ids) {
+            #expect(try store.delivery(id: id) == record.withID(id), "id \(id)")
+        }
+        let before = (0..<(SQLiteSchema.rowsPerInsert + 3)).map { _ in store.append(Self.records[0]) { _ in } }
+        #expect(try store.reset() == records.count + before.count)
+        let after = records.prefix(SQLiteSchema.rowsPerInsert + 1).map { store.append($0) { _ in } }
+        store.flush()
+        #expect(try store.count() == after.count)
+        #expect(try store.delivery(id: after.last!)?.apnsID == records[SQLiteSchema.rowsPerInsert].apnsID)
+    }
+
     static let records: [DeliveryRecord] = {
         var binary = makeRecord(token: nil, topic: nil, pushType: nil, status: 400, reason: "BadDeviceToken")
         binary.payload = [0xff, 0xfe, 0x00, 0x22]
