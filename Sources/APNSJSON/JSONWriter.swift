@@ -11,6 +11,14 @@ public struct JSONWriter {
 
     @inlinable public init() {}
 
+    /// How many bytes were written so far.
+    @inlinable public var byteCount: Int { output.count }
+
+    /// Appends the JSON written so far to `bytes` (without the intermediate array `bytes` makes).
+    @inlinable public func append(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: output.buffer.pointee.base, count: output.count))
+    }
+
     @inlinable public mutating func reserve(_ capacity: Int) { output.reserve(capacity - output.count) }
 
     @inlinable public mutating func beginObject() { output.append(UInt8(ascii: "{")); needsComma.append(false) }

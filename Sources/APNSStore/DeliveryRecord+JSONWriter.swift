@@ -12,10 +12,34 @@ extension DeliveryRecord {
     /// With `providerTokenAsObjects`, the decoded JWT header and claims are JSON objects rather than JSON text in a
     /// string (what the admin API and the command line show); the store keeps the text form.
     public func jsonBytes(providerTokenAsObjects: Bool) -> [UInt8] {
+        jsonWriter(providerTokenAsObjects: providerTokenAsObjects).bytes
+    }
+
+    /// A writer holding the record's JSON (the SQLite store copies it into its row without the array `jsonBytes`
+    /// makes).
+    func jsonWriter(providerTokenAsObjects: Bool = false) -> JSONWriter {
         var writer = JSONWriter()
-        writer.reserve(512 + payload.count * 2)
+        writer.reserve(estimatedJSONByteCount)
         write(to: &writer, providerTokenAsObjects: providerTokenAsObjects)
-        return writer.bytes
+        return writer
+    }
+
+    /// Room for the record's JSON: its fixed part and the variable texts, each with its key and quotes (escapes
+    /// may take more; the writer grows then). `512 + payload.count * 2` grew the buffer twice for a Live Activity
+    /// update, whose headers, provider token and outcome alone pass 1 KB.
+    var estimatedJSONByteCount: Int {
+        var count = 640 + payload.count * 2 + clientAddress.utf8.count + path.utf8.count + apnsID.utf8.count
+        for header in headers { count += 24 + header.name.utf8.count + header.value.utf8.count }
+        for warning in warnings { count += 32 + warning.code.utf8.count + warning.message.utf8.count }
+        if let providerToken {
+            count += 64 + (providerToken.header?.utf8.count ?? 0) * 2 + (providerToken.claims?.utf8.count ?? 0) * 2
+        }
+        if let liveActivity { count += 48 + liveActivity.code.utf8.count + liveActivity.explanation.utf8.count }
+        func optional(_ text: String?) -> Int { 24 + (text?.utf8.count ?? 0) }
+        count += optional(explanation) + optional(deviceToken) + optional(topic) + optional(reason)
+        count += optional(ruleID) + optional(apnsUniqueID) + optional(pushType)
+        if clientCertificate != nil || injected != nil { count += 512 }
+        return count
     }
 
     /// Writes the record as one JSON object (a member value or an array element of what `writer` has open), field

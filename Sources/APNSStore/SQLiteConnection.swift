@@ -111,6 +111,70 @@ final class SQLiteConnection {
             }
         }
 
+        /// Binds `row`'s values from parameter 1 and runs the statement, which returns no rows. SQLite reads the
+        /// texts and blobs in place (`SQLITE_STATIC`, no copy of each), so the bindings are cleared before the
+        /// buffer may go.
+        func run(_ row: SQLiteRow) throws(DeliveryStoreError) {
+            try run(rows: CollectionOfOne(row))
+        }
+
+        /// The same for a statement with the parameters of several rows (`SQLiteSchema.insert(rowCount:)`): each row's
+        /// values follow the previous row's.
+        func run<Rows: RandomAccessCollection<SQLiteRow>>(rows: Rows) throws(DeliveryStoreError) where Rows.Index == Int {
+            sqlite3_reset(statement)
+            let rc = bindAndStep(rows, from: rows.startIndex, parameter: 1)
+            sqlite3_reset(statement)
+            if rc != SQLITE_DONE { try connection.check(rc) }
+        }
+
+        /// Binds the rows from `position` on, each inside its buffer's access, then steps in the innermost one (so
+        /// every buffer SQLite reads is valid) and clears the bindings there.
+        private func bindAndStep<Rows: RandomAccessCollection<SQLiteRow>>(
+            _ rows: Rows, from position: Int, parameter: Int32
+        ) -> Int32 where Rows.Index == Int {
+            guard position < rows.endIndex else {
+                defer { sqlite3_clear_bindings(statement) }
+                return sqlite3_step(statement)
+            }
+            return rows[position].bytes.withUnsafeBytes { raw in
+                var index = parameter
+                var offset = 0
+                while offset < raw.count {
+                    let tag = SQLiteRow.Tag(rawValue: raw[offset])
+                    offset += 1
+                    let rc: Int32
+                    switch tag {
+                    case .null?:
+                        rc = sqlite3_bind_null(statement, index)
+                    case .integer?:
+                        let number = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+                        rc = sqlite3_bind_int64(statement, index, number)
+                        offset += 8
+                    case .text?, .blob?:
+                        let count = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                        offset += 4
+                        let content = raw.baseAddress! + offset
+                        if tag == .text {
+                            rc = content.withMemoryRebound(to: CChar.self, capacity: max(count, 1)) {
+                                sqlite3_bind_text(statement, index, $0, Int32(count), nil)
+                            }
+                        } else {
+                            rc = sqlite3_bind_blob(statement, index, content, Int32(count), nil)
+                        }
+                        offset += count
+                    case nil:
+                        rc = SQLITE_MISUSE
+                    }
+                    if rc != SQLITE_OK {
+                        sqlite3_clear_bindings(statement)
+                        return rc
+                    }
+                    index += 1
+                }
+                return bindAndStep(rows, from: position + 1, parameter: index)
+            }
+        }
+
         /// Advances; true when a row is available.
         func step() throws(DeliveryStoreError) -> Bool {
             let rc = sqlite3_step(statement)

@@ -95,9 +95,12 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
         // The stored JSON carries id 0 (the row id is the id); a new record already has it, so no copy is made.
-        let json = (record.id == 0 ? record : record.withID(0)).jsonBytes
+        // The row is encoded here, outside the queue's lock; only its id is set under it.
+        let json = (record.id == 0 ? record : record.withID(0)).jsonWriter()
+        var delivery = EncodedDelivery(record, id: 0, json: json)
         let id = queue.enqueueAppend { id in
-            .append(EncodedDelivery(record, id: id, json: json), completion: completion)
+            delivery.assign(id: id)
+            return .append(delivery, completion: completion)
         }
         guard let id else {
             completion(.failure(.closed))

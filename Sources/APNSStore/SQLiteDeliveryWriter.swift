@@ -8,6 +8,13 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     // Used only on the writer thread after `init`.
     private let connection: SQLiteConnection
     private let insert: SQLiteConnection.Statement
+    /// Inserts of 2, 4, 8 … `SQLiteSchema.rowsPerInsert` rows at once (`insert` takes one).
+    private let insertMany: [(rows: Int, statement: SQLiteConnection.Statement)]
+    /// The rows of the group not yet inserted (fewer than `rowsPerInsert`); kept for its capacity.
+    private var pendingRows: [SQLiteRow] = []
+    /// Each transaction's BEGIN and COMMIT, prepared once (`execute` parsed them again for every group).
+    private let beginTransaction: SQLiteConnection.Statement
+    private let commitTransaction: SQLiteConnection.Statement
     private let deleteUpToID: SQLiteConnection.Statement
     private let deleteOlderThan: SQLiteConnection.Statement
     private let deleteAll: SQLiteConnection.Statement
@@ -49,6 +56,16 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         restartFrames = Self.restartBytes / frameBytes
         connection.trackWALFrames()
         insert = try connection.prepare(SQLiteSchema.insert)
+        var insertMany: [(rows: Int, statement: SQLiteConnection.Statement)] = []
+        var rows = SQLiteSchema.rowsPerInsert
+        while rows > 1 {
+            insertMany.append((rows, try connection.prepare(SQLiteSchema.insert(rowCount: rows))))
+            rows /= 2
+        }
+        self.insertMany = insertMany
+        pendingRows.reserveCapacity(SQLiteSchema.rowsPerInsert)
+        beginTransaction = try connection.prepare("BEGIN IMMEDIATE")
+        commitTransaction = try connection.prepare("COMMIT")
         deleteUpToID = try connection.prepare("DELETE FROM deliveries WHERE id <= ?")
         deleteOlderThan = try connection.prepare("DELETE FROM deliveries WHERE received_at < ?")
         deleteAll = try connection.prepare("DELETE FROM deliveries")
@@ -81,17 +98,20 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         var highestID: Int64 = 0
         // The rows to index once committed: those after the batch's last reset (a reset deletes what came before).
         var indexed: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)] = []
+        indexed.reserveCapacity(batch.count)
         var firstKept: Int64?
         let outcome: Result<Void, DeliveryStoreError>
         do throws(DeliveryStoreError) {
-            try connection.execute("BEGIN IMMEDIATE")
+            try beginTransaction.run()
             for command in batch {
                 switch command {
                 case .append(let row, _):
-                    try insert.run(row.row)
+                    pendingRows.append(row.row)
+                    if pendingRows.count == SQLiteSchema.rowsPerInsert { try insertPendingRows() }
                     highestID = row.id
                     indexed.append((row.id, row.apnsKey, row.tokenKey))
                 case .reset:
+                    try insertPendingRows()  // what was queued before the reset goes with it
                     try deleteAll.run()
                     resetCounts.append(connection.changes)
                     indexed.removeAll()
@@ -99,10 +119,12 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
                     break
                 }
             }
+            try insertPendingRows()
             firstKept = try applyRetention(lastID: highestID)
-            try connection.execute("COMMIT")
+            try commitTransaction.run()
             outcome = .success(())
         } catch {
+            pendingRows.removeAll(keepingCapacity: true)
             try? connection.execute("ROLLBACK")
             outcome = .failure(error)
         }
@@ -115,6 +137,17 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         if highestID > 0 { signal.advance(to: highestID) }
         report(batch, outcome: outcome, resetCounts: resetCounts)
         checkpointIfDue()
+    }
+
+    /// Inserts `pendingRows` with as few statements as the sizes allow (a full set in one; 13 rows as 8 + 4 + 1).
+    private func insertPendingRows() throws(DeliveryStoreError) {
+        defer { pendingRows.removeAll(keepingCapacity: true) }
+        var start = 0
+        for (rows, statement) in insertMany where pendingRows.count - start >= rows {
+            try statement.run(rows: pendingRows[start..<start + rows])
+            start += rows
+        }
+        if start < pendingRows.count { try insert.run(pendingRows[start]) }
     }
 
     /// After a commit (and its answers): asks the checkpointer for a passive checkpoint every `bytesPerCheckpoint`

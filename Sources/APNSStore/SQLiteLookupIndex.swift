@@ -15,16 +15,31 @@ final class SQLiteLookupIndex: Sendable {
         let id: Int64
         let apnsKey: Int64
         let tokenKey: Int64?
+        /// The position (`State.position`) of the previous row with the same token key; -1 for none.
+        let previousWithToken: Int
     }
 
     private struct State {
         /// apns-id key → the newest row with that key (a newer row with the same apns-id hides older ones, as
         /// `delivery(apnsID:)` answers the newest).
         var newestByAPNsKey: [Int64: Int64] = [:]
-        /// token key → its rows, oldest first.
-        var rowsByTokenKey: [Int64: FrontDroppingArray<Int64>] = [:]
+        /// token key → the position of its newest row; its older rows are chained through `previousWithToken`
+        /// (no array per token: most tokens of a busy sender hold one or two rows, and an array each cost an
+        /// allocation per new token).
+        var newestByTokenKey: [Int64: Int] = [:]
         /// Every indexed row, oldest first (ids ascend), for dropping what retention deleted.
         var rows = FrontDroppingArray<Row>()
+        /// How many rows were dropped from the front of `rows` since the last reset: the row at position `p`
+        /// (counted from the first row added since then) is `rows.elements` at offset `p - dropped`.
+        var dropped = 0
+
+        /// The position the next added row takes.
+        var nextPosition: Int { dropped + rows.count }
+
+        func row(at position: Int) -> Row {
+            let elements = rows.elements
+            return elements[elements.startIndex + (position - dropped)]
+        }
     }
 
     private let state = Mutex(State())
@@ -73,11 +88,13 @@ final class SQLiteLookupIndex: Sendable {
     func dropRows(below firstKept: Int64) {
         state.withLock { state in
             while let row = state.rows.first, row.id < firstKept {
+                let position = state.dropped
                 state.rows.popFirst()
+                state.dropped += 1
                 if state.newestByAPNsKey[row.apnsKey] == row.id { state.newestByAPNsKey[row.apnsKey] = nil }
-                if let tokenKey = row.tokenKey, state.rowsByTokenKey[tokenKey]?.first == row.id {
-                    state.rowsByTokenKey[tokenKey]?.popFirst()
-                    if state.rowsByTokenKey[tokenKey]?.isEmpty == true { state.rowsByTokenKey[tokenKey] = nil }
+                // The token's newest row going means it has none left (its older rows went before it).
+                if let tokenKey = row.tokenKey, state.newestByTokenKey[tokenKey] == position {
+                    state.newestByTokenKey[tokenKey] = nil
                 }
             }
         }
@@ -97,15 +114,30 @@ final class SQLiteLookupIndex: Sendable {
     /// The rows whose token has `key`, oldest first.
     func rows(tokenKey key: Int64) -> [Int64] {
         waitUntilReady()
-        return state.withLock { state in state.rowsByTokenKey[key].map { Array($0.elements) } ?? [] }
+        return state.withLock { state in
+            var rows: [Int64] = []
+            var position = state.newestByTokenKey[key] ?? -1
+            // Positions below `dropped` are rows retention deleted: the chain ends there.
+            while position >= state.dropped {
+                let row = state.row(at: position)
+                rows.append(row.id)
+                position = row.previousWithToken
+            }
+            rows.reverse()
+            return rows
+        }
     }
 
     /// How many rows are indexed (tests).
     var count: Int { state.withLock { $0.rows.count } }
 
     private static func add(id: Int64, apnsKey: Int64, tokenKey: Int64?, to state: inout State) {
-        state.rows.append(Row(id: id, apnsKey: apnsKey, tokenKey: tokenKey))
+        var previousWithToken = -1
+        if let tokenKey {
+            let position = state.nextPosition
+            previousWithToken = state.newestByTokenKey.updateValue(position, forKey: tokenKey) ?? -1
+        }
+        state.rows.append(Row(id: id, apnsKey: apnsKey, tokenKey: tokenKey, previousWithToken: previousWithToken))
         state.newestByAPNsKey[apnsKey] = id
-        if let tokenKey { state.rowsByTokenKey[tokenKey, default: FrontDroppingArray(minimumCompaction: 32)].append(id) }
     }
 }

@@ -52,11 +52,18 @@ enum SQLiteSchema {
     /// Column names come from the record's field table (`DeliveryRecord.columnFields`), in the order
     /// `EncodedDelivery.row` binds them. A new filter column also needs a line in `create` and, for existing
     /// files, a migration (bump `version`).
-    static let insert: String = {
+    static let insert = insert(rowCount: 1)
+
+    /// One INSERT of `rows` rows: the writer inserts a group's records `rowsPerInsert` at a time, as each statement
+    /// run opens its cursors and builds its record buffer anew (allocations SQLite makes per run, not per row).
+    static func insert(rowCount rows: Int) -> String {
         let names = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"] + keyColumns
-        return "INSERT INTO deliveries(\(names.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-    }()
+        let values = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        return "INSERT INTO deliveries(\(names.joined(separator: ", "))) VALUES "
+            + Array(repeating: values, count: rows).joined(separator: ", ")
+    }
+
+    static let rowsPerInsert = 16
 
     /// Creates the table, brings a version-1 file to version 2 (adds and fills the key columns, drops the text
     /// indexes, in one transaction), then drops version 2's key indexes and creates the `received_at` index.

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import Foundation
 
 /// What the writer thread does, in the order commands were queued.
@@ -11,30 +12,48 @@ enum WriterCommand {
     case barrier(completion: @Sendable () -> Void)
 }
 
-/// A record ready for the writer: id assigned, JSON encoded on the appending thread so the single writer only binds
-/// and steps.
+/// A record ready for the writer: its row encoded on the appending thread (JSON included), so the single writer
+/// only binds and steps.
 struct EncodedDelivery: Sendable {
-    let id: Int64
+    private(set) var id: Int64
     /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, an empty search column, JSON blob,
     /// lookup keys.
-    let row: [SQLiteValue]
+    private(set) var row: SQLiteRow
     /// The lookup keys (also in `row`), for the store's in-memory index.
     let apnsKey: Int64
     let tokenKey: Int64?
 
+    /// `json`: the record's JSON form as the store keeps it (id 0: the row id is the id).
+    init(_ record: DeliveryRecord, id: Int64, json: JSONWriter) {
+        self.init(record, id: id, jsonCount: json.byteCount) { json.append(to: &$0) }
+    }
+
     init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
+        self.init(record, id: id, jsonCount: json.count) { $0.append(contentsOf: json) }
+    }
+
+    private init(_ record: DeliveryRecord, id: Int64, jsonCount: Int, appendJSON: (inout [UInt8]) -> Void) {
         self.id = id
         apnsKey = SQLiteLookupKey.apnsIDKey(record.apnsID)
         tokenKey = record.deviceToken.map(SQLiteLookupKey.tokenKey)
-        var row: [SQLiteValue] = []
-        row.reserveCapacity(DeliveryRecord.columnFields.count + 3 + SQLiteSchema.keyColumns.count)
-        row.append(.integer(id))
+        // The exact size: the id, the columns, an empty text, the blob, two keys.
+        var capacity = 9 + 5 + 5 + jsonCount + 9 + 9
+        for field in DeliveryRecord.columnFields { capacity += SQLiteRow.encodedCount(field.value(record)) }
+        var row = SQLiteRow(capacity: capacity)
+        row.append(id)
         for field in DeliveryRecord.columnFields { row.append(field.value(record)) }
         row.append(.text(""))  // the search column, kept for older files: search reads the record JSON
-        row.append(.blob(json))
-        row.append(.integer(apnsKey))
+        row.appendBlobHeader(count: jsonCount)
+        row.withBytes(appendJSON)
+        row.append(apnsKey)
         row.append(tokenKey.map { .integer($0) } ?? .null)
         self.row = row
+    }
+
+    /// Sets the id the queue assigned (a row is encoded before it is queued, with id 0).
+    mutating func assign(id: Int64) {
+        self.id = id
+        row.replaceFirstInteger(with: id)
     }
 }
 
@@ -117,6 +136,8 @@ final class WriterQueue: @unchecked Sendable {
         if pending.count <= Self.maximumBatch {
             var batch: [WriterCommand] = []
             swap(&batch, &pending)
+            // Room for a batch like this one: the queue then fills without reallocating as it grows.
+            pending.reserveCapacity(lastBatchCount)
             return batch
         }
         let batch = Array(pending.prefix(Self.maximumBatch))

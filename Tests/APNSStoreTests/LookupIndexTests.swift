@@ -60,6 +60,48 @@ import Testing
         }
     }
 
+    /// Many tokens interleaved, rows without a token, drops that take a token's newest row or only its older ones,
+    /// and resets: after every step each token's rows are those of a plain list of the rows kept.
+    @Test func interleavedTokensMatchAPlainListAcrossDropsAndResets() {
+        let index = SQLiteLookupIndex()
+        index.markReady()
+        var kept: [(id: Int64, token: Int64?)] = []
+        var nextID: Int64 = 1
+        var seed: UInt64 = 0x9e37_79b9_7f4a_7c15
+        func next(_ bound: UInt64) -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (seed >> 33) % bound
+        }
+        for step in 0..<400 {
+            switch next(10) {
+            case 0..<6:
+                var batch: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)] = []
+                for _ in 0..<(1 + next(5)) {
+                    let token: Int64? = next(7) == 0 ? nil : Int64(next(6))
+                    batch.append((nextID, nextID, token))
+                    kept.append((nextID, token))
+                    nextID += 1 + Int64(next(2))  // ids may skip (a rolled-back batch)
+                }
+                index.add(batch)
+            case 6..<9:
+                guard let first = kept.first else { continue }
+                let bound = first.id + Int64(next(6))
+                index.dropRows(below: bound)
+                kept.removeAll { $0.id < bound }
+            default:
+                if next(4) == 0 {
+                    index.removeAll()
+                    kept.removeAll()
+                }
+            }
+            for token in Int64(0)..<6 {
+                #expect(index.rows(tokenKey: token) == kept.filter { $0.token == token }.map(\.id), "step \(step)")
+            }
+            #expect(index.count == kept.count, "step \(step)")
+            if let last = kept.last { #expect(index.newestRow(apnsKey: last.id) == last.id) }
+        }
+    }
+
     @Test func aReopenedStoreFindsRecordsByAPNsIDAndToken() throws {
         let directory = try TemporaryDirectory.make()
         let first = try SQLiteDeliveryStore(directory: directory.url.path)
@@ -126,7 +168,7 @@ import Testing
         store.close()
         let connection = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readWrite)
         let impostor = makeRecord(apnsID: "6e1c1b9a-0000-4000-8000-00000000000b")
-        var row = EncodedDelivery(impostor, id: targetID + 1, json: impostor.withID(0).jsonBytes).row
+        var row = EncodedDelivery(impostor, id: targetID + 1, json: impostor.withID(0).jsonBytes).row.values
         row[row.count - 2] = SQLiteLookupKey.apnsID(target.apnsID)  // forge the collision
         try connection.prepare(SQLiteSchema.insert).run(row)
         connection.close()

@@ -38,7 +38,7 @@ import Testing
             "INSERT INTO deliveries(\(names.joined(separator: ", "))) VALUES ("
                 + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")
         for (offset, record) in records.enumerated() {
-            let row = EncodedDelivery(record, id: Int64(offset + 1), json: record.withID(0).jsonBytes).row
+            let row = EncodedDelivery(record, id: Int64(offset + 1), json: record.withID(0).jsonBytes).row.values
             try insert.run(Array(row.prefix(names.count)))
         }
         return directory

@@ -1,0 +1,112 @@
+/// The parameter values of one INSERT in one byte buffer: per value a tag byte, then an integer's 8 bytes (little
+/// endian) or a text's or blob's 4-byte length (little endian) and its bytes. A pushed record's row is built on the
+/// appending thread and bound by the writer straight from this buffer (`SQLiteConnection.Statement.run(_:)`, which
+/// lets SQLite read the bytes in place): one allocation per row, where an array of `SQLiteValue`s cost one for the
+/// array and one inside SQLite for each text or blob it copied when bound.
+struct SQLiteRow: Sendable {
+    enum Tag: UInt8 {
+        case null = 0, integer, text, blob
+    }
+
+    private(set) var bytes: [UInt8] = []
+
+    /// An empty row with room for `capacity` bytes (the `encodedCount`s of what will be appended).
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The row of `values`, in order.
+    init(_ values: [SQLiteValue]) {
+        self.init(capacity: values.reduce(0) { $0 + Self.encodedCount($1) })
+        for value in values { append(value) }
+    }
+
+    /// The bytes `value` takes in a row.
+    static func encodedCount(_ value: SQLiteValue) -> Int {
+        switch value {
+        case .null: 1
+        case .integer: 9
+        case .text(let text): 5 + text.utf8.count
+        case .blob(let bytes): 5 + bytes.count
+        }
+    }
+
+    mutating func append(_ value: SQLiteValue) {
+        switch value {
+        case .null: bytes.append(Tag.null.rawValue)
+        case .integer(let number): append(number)
+        case .text(let text): append(.text, contentsOf: text.utf8)
+        case .blob(let blob): append(.blob, contentsOf: blob)
+        }
+    }
+
+    mutating func append(_ number: Int64) {
+        bytes.append(Tag.integer.rawValue)
+        appendLittleEndian(UInt64(bitPattern: number), byteCount: 8)
+    }
+
+    /// Appends a text or blob value whose content is `content`.
+    mutating func append(_ tag: Tag, contentsOf content: some Collection<UInt8>) {
+        precondition(tag == .text || tag == .blob, "only texts and blobs have content")
+        bytes.append(tag.rawValue)
+        appendLittleEndian(UInt64(content.count), byteCount: 4)
+        bytes.append(contentsOf: content)
+    }
+
+    /// Appends a blob's tag and length, for a caller that then appends its `count` bytes to `bytes` itself
+    /// (`withBytes`).
+    mutating func appendBlobHeader(count: Int) {
+        bytes.append(Tag.blob.rawValue)
+        appendLittleEndian(UInt64(count), byteCount: 4)
+    }
+
+    /// Lets `body` append to the buffer directly (the content announced by `appendBlobHeader`).
+    mutating func withBytes(_ body: (inout [UInt8]) -> Void) {
+        body(&bytes)
+    }
+
+    /// Replaces the first value, an integer (the row id, assigned once the row is queued).
+    mutating func replaceFirstInteger(with number: Int64) {
+        precondition(bytes.first == Tag.integer.rawValue, "the row does not start with an integer")
+        let pattern = UInt64(bitPattern: number)
+        for offset in 0..<8 { bytes[1 + offset] = UInt8(truncatingIfNeeded: pattern >> (8 * offset)) }
+    }
+
+    private mutating func appendLittleEndian(_ value: UInt64, byteCount: Int) {
+        for offset in 0..<byteCount { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * offset))) }
+    }
+
+    /// Reads the little-endian number of `byteCount` bytes at `offset`.
+    static func number(in bytes: some RandomAccessCollection<UInt8>, at offset: Int, byteCount: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for position in 0..<byteCount {
+            value |= UInt64(bytes[bytes.index(bytes.startIndex, offsetBy: offset + position)]) << (8 * position)
+        }
+        return value
+    }
+
+    /// The values, decoded.
+    var values: [SQLiteValue] {
+        var values: [SQLiteValue] = []
+        var offset = 0
+        while offset < bytes.count {
+            let tag = Tag(rawValue: bytes[offset])
+            offset += 1
+            switch tag {
+            case .null?:
+                values.append(.null)
+            case .integer?:
+                values.append(.integer(Int64(bitPattern: Self.number(in: bytes, at: offset, byteCount: 8))))
+                offset += 8
+            case .text?, .blob?:
+                let count = Int(Self.number(in: bytes, at: offset, byteCount: 4))
+                let content = bytes[offset + 4..<offset + 4 + count]
+                values.append(tag == .text ? .text(String(decoding: content, as: UTF8.self)) : .blob(Array(content)))
+                offset += 4 + count
+            case nil:
+                preconditionFailure("not a row: tag \(bytes[offset - 1]) at \(offset - 1)")
+            }
+        }
+        return values
+    }
+}
