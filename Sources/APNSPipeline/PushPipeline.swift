@@ -94,7 +94,11 @@ public struct PushPipeline: Sendable {
             rulesAdmit && validator.strictRejection(for: deviceWarnings) == nil
         }
         var verdict = verdict
-        verdict.warnings += reception.warnings
+        // Appended only when there are some; taken as they are when the rules had none (no new array).
+        let deviceWarnings = reception.warnings
+        if !deviceWarnings.isEmpty {
+            if verdict.warnings.isEmpty { verdict.warnings = deviceWarnings } else { verdict.warnings += deviceWarnings }
+        }
         guard case .received(let result) = reception else {
             return (validator.applyingStrictMode(to: verdict), nil)
         }
