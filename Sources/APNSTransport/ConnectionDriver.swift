@@ -154,7 +154,7 @@ final class ConnectionDriver {
 
     private func dispatchEvents() {
         guard let session, let handler else { return }
-        for event in session.takeEvents() {
+        session.forEachEvent { event in
             switch event {
             case .request(let request):
                 handler.handle(request, sink: worker.makeSink(connectionID: id, streamID: request.streamID))

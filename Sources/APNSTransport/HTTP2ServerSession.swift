@@ -43,9 +43,39 @@ final class HTTP2ServerSession {
         var reservedBodyBytes = 0
         var receivedAt: Timestamp
         /// Monotonic nanoseconds when its HEADERS began (incomplete-stream timeout).
-        let startedAt: UInt64
+        var startedAt: UInt64
 
         init(receivedAt: Timestamp, startedAt: UInt64) {
+            self.receivedAt = receivedAt
+            self.startedAt = startedAt
+            headers.reserveCapacity(16)  // one allocation for a usual request's fields, not four growths
+        }
+
+        static let keptHeaderCapacity = 32
+        static let keptBodyCapacity = 2048
+
+        /// Back to the state `init` gives, for a new stream (the session reuses closed streams' objects).
+        func reset(receivedAt: Timestamp, startedAt: UInt64) {
+            method = nil
+            path = nil
+            scheme = nil
+            authority = nil
+            host = nil
+            // The arrays keep their storage when the last request let go of it and it is small (then a new stream
+            // costs no allocation); otherwise they start afresh, as a new object's do.
+            if headers.capacity <= Self.keptHeaderCapacity {
+                headers.removeAll(keepingCapacity: true)
+            } else {
+                headers = []
+            }
+            headers.reserveCapacity(16)
+            if body.capacity <= Self.keptBodyCapacity { body.removeAll(keepingCapacity: true) } else { body = [] }
+            bodyLength = 0
+            headerListSize = 0
+            dispatched = false
+            headerListTooLarge = false
+            refused = false
+            reservedBodyBytes = 0
             self.receivedAt = receivedAt
             self.startedAt = startedAt
         }
@@ -59,7 +89,13 @@ final class HTTP2ServerSession {
     private var session: OpaquePointer?
     /// Long header values of recent requests, reused when repeated (`RecentHeaderValues`).
     private var recentValues = RecentHeaderValues()
+    /// The last `:path`: repeated by a sender to one device token, new on every request to many (kept apart so
+    /// that it does not push the other values out of `recentValues`).
+    private var recentPaths = RecentHeaderValues(capacity: 1)
     private var streams: [Int32: StreamState] = [:]
+    /// Closed streams' objects, reused for new streams (at most `spareStreamLimit`).
+    private var spareStreams: [StreamState] = []
+    static let spareStreamLimit = 32
     /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
     /// field finds its stream here instead of by a dictionary lookup (two per field).
     private var headerBlockStream: (id: Int32, state: StreamState)?
@@ -69,9 +105,12 @@ final class HTTP2ServerSession {
     private(set) var bufferedBodyBytes = 0
     /// Streams to reset with REFUSED_STREAM once nghttp2 is off the stack (their DATA passed a body cap).
     private var streamsToRefuse: [Int32] = []
+    /// The header block of the response being submitted, reused from one response to the next.
+    private var responseFields = NameValueBuffer()
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
     private var outgoingBodies = OutgoingBodies()
     private var events: [Event] = []
+    private var eventsBeingHandled: [Event] = []
     private var insideNGHTTP2 = false
     /// Streams answered early (body over the limit) that may still receive DATA: once the response's END_STREAM
     /// has been sent (`responseEnded`), they are reset with NO_ERROR.
@@ -168,8 +207,18 @@ final class HTTP2ServerSession {
 
     /// Completed requests since the last call, in arrival order.
     func takeEvents() -> [Event] {
-        defer { events.removeAll(keepingCapacity: true) }
-        return events
+        var taken: [Event] = []
+        forEachEvent { taken.append($0) }
+        return taken
+    }
+
+    /// Runs `body` on each request completed since the last call, in arrival order. The event array changes
+    /// places with a second one, so both keep their storage (no array allocated per read).
+    func forEachEvent(_ body: (Event) -> Void) {
+        guard !events.isEmpty else { return }
+        swap(&events, &eventsBeingHandled)
+        for event in eventsBeingHandled { body(event) }
+        eventsBeingHandled.removeAll(keepingCapacity: true)
     }
 
     /// Appends every frame nghttp2 wants to send to `output`, at most `limit` bytes beyond what it holds.
@@ -211,20 +260,17 @@ final class HTTP2ServerSession {
     func respond(streamID: Int32, response: HTTPResponse) {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         guard nghttp2_session_find_stream(session, streamID) != nil else { return }
-        // Built as the labelled array `withNameValues` takes (an unlabelled one was converted element by element),
-        // in one allocation; names lower-cased unless plainly lower-case already (ASCII with no A-Z).
-        var fields: [(name: String, value: String)] = []
-        fields.reserveCapacity(response.headers.count + 2)
-        fields.append((":status", String(response.status)))
+        // Written into the session's reused header-block buffer (no allocation once it has grown); names
+        // lower-cased as they are copied.
+        responseFields.removeAll()
+        responseFields.append(name: ":status", decimal: response.status)
         for header in response.headers {
-            let name = header.name
-            let lowerCase = !name.utf8.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
-            fields.append((lowerCase ? name : name.lowercased(), header.value))
+            responseFields.append(lowercasingName: header.name, value: header.value)
         }
         if !response.body.isEmpty {
-            fields.append(("content-length", String(response.body.count)))
+            responseFields.append(name: "content-length", decimal: response.body.count)
         }
-        withNameValues(fields) { nva in
+        responseFields.withNameValues { nva in
             if response.body.isEmpty {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
             } else {
@@ -309,8 +355,15 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func beginHeaders(streamID: Int32) {
-        let stream = StreamState(receivedAt: now(), startedAt: DispatchTime.now().uptimeNanoseconds)
-        stream.headers.reserveCapacity(16)  // one allocation for a usual request's fields, not four growths
+        let receivedAt = now()
+        let startedAt = DispatchTime.now().uptimeNanoseconds
+        let stream: StreamState
+        if let spare = spareStreams.popLast() {
+            spare.reset(receivedAt: receivedAt, startedAt: startedAt)
+            stream = spare
+        } else {
+            stream = StreamState(receivedAt: receivedAt, startedAt: startedAt)
+        }
         streams[streamID] = stream
         headerBlockStream = (streamID, stream)
     }
@@ -332,7 +385,27 @@ final class HTTP2ServerSession {
         return !stream.headerListTooLarge
     }
 
-    fileprivate func headerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String { recentValues.string(bytes) }
+    /// A header field as nghttp2 decoded it: pseudo-headers and `host` told apart by their bytes, values of
+    /// recent requests reused (`RecentHeaderValues`), the names the APNs rules read shared as constants.
+    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard let stream = headerBlock(streamID) else { return 0 }
+        headerFieldsKept += 1
+        switch RequestFieldName(name) {
+        case .method: stream.method = recentValues.string(value)
+        case .path: stream.path = recentPaths.string(value)
+        case .scheme: stream.scheme = recentValues.string(value)
+        case .authority: stream.authority = recentValues.string(value)
+        case .host:
+            let text = recentValues.string(value)
+            stream.host = text
+            stream.headers.append(HeaderField("host", text))
+        case .known(let knownName):
+            stream.headers.append(HeaderField(knownName, recentValues.string(value)))
+        case .other:
+            stream.headers.append(HeaderField(String(decoding: name, as: UTF8.self), recentValues.string(value)))
+        }
+        return 0
+    }
 
     fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
         guard let stream = headerBlock(streamID) else { return 0 }
@@ -408,7 +481,10 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func streamClosed(streamID: Int32) {
-        if let stream = streams.removeValue(forKey: streamID) { releaseBody(of: stream) }
+        if let stream = streams.removeValue(forKey: streamID) {
+            releaseBody(of: stream)
+            if spareStreams.count < Self.spareStreamLimit { spareStreams.append(stream) }
+        }
         if headerBlockStream?.id == streamID { headerBlockStream = nil }
         outgoingBodies[streamID] = nil
     }
@@ -439,9 +515,8 @@ private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength,
     let server = session(from: userData)
     guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
     return server.header(
-        streamID: frame.pointee.hd.stream_id,
-        name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        value: server.headerValue(UnsafeBufferPointer(start: value, count: valueLength)))
+        streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
+        value: UnsafeBufferPointer(start: value, count: valueLength))
 }
 
 /// A header field nghttp2 considers invalid (for example a value with characters RFC 9113 forbids) would otherwise
