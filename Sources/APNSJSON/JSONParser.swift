@@ -19,11 +19,11 @@ public struct JSONParser {
 
     private let bytes: [UInt8]
     private var index = 0
-    /// The members of the objects being parsed, innermost last. Each object gathers its members here and takes
-    /// them out at their exact count when it closes: one allocation per object instead of an array growing
-    /// 1, 2, 4, 8 … member by member. `elementStack` does the same for arrays.
-    private var memberStack: [JSONMember] = []
-    private var elementStack: [JSONValue] = []
+    /// Room reserved for an object's members or an array's elements when the first arrives: the objects of a
+    /// push payload (`aps`, `alert`, a content state) mostly have a few members, so one allocation each instead
+    /// of an array growing 1, 2, 4. Four, because that is the capacity growth gave an object of three or four
+    /// members (the simulated device keeps each activity's content state: no more memory per token).
+    static let initialMemberCapacity = 4
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -80,13 +80,13 @@ public struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
+        var members: [JSONMember] = []
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object([])
+            return .object(members)
         }
-        if memberStack.capacity == 0 { memberStack.reserveCapacity(16) }
-        let base = memberStack.count
+        members.reserveCapacity(Self.initialMemberCapacity)
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a string key") }
@@ -95,15 +95,11 @@ public struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw failure("expected ':' after key") }
             index += 1
             skipWhitespace()
-            memberStack.append(JSONMember(key, try parseValue(depth: depth + 1)))
+            members.append(JSONMember(key, try parseValue(depth: depth + 1)))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                let members = Array(memberStack[base...])
-                memberStack.removeLast(memberStack.count - base)
-                return .object(members)
+            case UInt8(ascii: "}"): index += 1; return .object(members)
             default: throw failure("expected ',' or '}' in object")
             }
         }
@@ -111,24 +107,20 @@ public struct JSONParser {
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         index += 1
+        var elements: [JSONValue] = []
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             index += 1
-            return .array([])
+            return .array(elements)
         }
-        if elementStack.capacity == 0 { elementStack.reserveCapacity(16) }
-        let base = elementStack.count
+        elements.reserveCapacity(Self.initialMemberCapacity)
         while true {
             skipWhitespace()
-            elementStack.append(try parseValue(depth: depth + 1))
+            elements.append(try parseValue(depth: depth + 1))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
-                index += 1
-                let elements = Array(elementStack[base...])
-                elementStack.removeLast(elementStack.count - base)
-                return .array(elements)
+            case UInt8(ascii: "]"): index += 1; return .array(elements)
             default: throw failure("expected ',' or ']' in array")
             }
         }

@@ -84,7 +84,7 @@ final class ConnectionDriver {
         self.handler = handler
         session = HTTP2ServerSession(
             connection: info, settings: worker.settings, maxConcurrentStreams: handler.initialMaxConcurrentStreams,
-            bodyBudget: worker.bodyBudget, now: { [clock = worker.clock] in clock.now() })
+            bodyBudget: worker.bodyBudget, spareStreams: worker.spareStreams, now: { [clock = worker.clock] in clock.now() })
         flush()
         // Bytes that arrived with the end of the handshake are waiting in the input buffer.
         readable()

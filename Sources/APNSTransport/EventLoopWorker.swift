@@ -40,6 +40,8 @@ final class EventLoopWorker: @unchecked Sendable {
     /// The responses being handed out (`deliverPendingResponses`) and the connections they went to; loop thread only.
     private var delivering: [PendingResponse] = []
     private var touched: [ConnectionDriver] = []
+    /// Closed streams' objects, reused by every session of this thread.
+    let spareStreams = SpareStreams(limit: 256)
     private let shutdownGrace = Locked<Double>(10)
     private let openConnections = Atomic<Int>(0)
     private let stopped = DispatchSemaphore(value: 0)

@@ -93,9 +93,8 @@ final class HTTP2ServerSession {
     /// that it does not push the other values out of `recentValues`).
     private var recentPaths = RecentHeaderValues(capacity: 1)
     private var streams: [Int32: StreamState] = [:]
-    /// Closed streams' objects, reused for new streams (at most `spareStreamLimit`).
-    private var spareStreams: [StreamState] = []
-    static let spareStreamLimit = 32
+    /// Closed streams' objects, reused for new streams (shared by the sessions of one event-loop thread).
+    private let spareStreams: SpareStreams
     /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
     /// field finds its stream here instead of by a dictionary lookup (two per field).
     private var headerBlockStream: (id: Int32, state: StreamState)?
@@ -130,7 +129,9 @@ final class HTTP2ServerSession {
     private(set) var fatalError: String?
 
     init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32,
-         bodyBudget: BodyBufferBudget? = nil, now: @escaping () -> Timestamp) {
+         bodyBudget: BodyBufferBudget? = nil, spareStreams: SpareStreams = SpareStreams(limit: 32),
+         now: @escaping () -> Timestamp) {
+        self.spareStreams = spareStreams
         self.bodyBudget = bodyBudget ?? BodyBufferBudget(limit: settings.totalBodyBufferLimit)
         self.connection = connection
         self.settings = settings
@@ -358,7 +359,7 @@ final class HTTP2ServerSession {
         let receivedAt = now()
         let startedAt = DispatchTime.now().uptimeNanoseconds
         let stream: StreamState
-        if let spare = spareStreams.popLast() {
+        if let spare = spareStreams.items.popLast() {
             spare.reset(receivedAt: receivedAt, startedAt: startedAt)
             stream = spare
         } else {
@@ -483,7 +484,7 @@ final class HTTP2ServerSession {
     fileprivate func streamClosed(streamID: Int32) {
         if let stream = streams.removeValue(forKey: streamID) {
             releaseBody(of: stream)
-            if spareStreams.count < Self.spareStreamLimit { spareStreams.append(stream) }
+            if spareStreams.items.count < spareStreams.limit { spareStreams.items.append(stream) }
         }
         if headerBlockStream?.id == streamID { headerBlockStream = nil }
         outgoingBodies[streamID] = nil
@@ -491,6 +492,18 @@ final class HTTP2ServerSession {
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
         outgoingBodies.read(streamID: streamID, into: buffer, capacity: capacity, flags: flags)
+    }
+}
+
+/// Closed streams' state objects, kept for new streams: a stream then costs no object and, when the last request
+/// let go of them, no header or body storage. One per event-loop thread, shared by its sessions, so the objects
+/// kept are bounded however many connections the thread serves. Not thread-safe: used on its thread only.
+final class SpareStreams {
+    fileprivate var items: [HTTP2ServerSession.StreamState] = []
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
     }
 }
 

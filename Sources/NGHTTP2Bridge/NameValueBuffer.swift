@@ -61,7 +61,12 @@ public struct NameValueBuffer {
             bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
             rest /= 10
         } while rest > 0
-        bytes[start...].reverse()
+        var (low, high) = (start, bytes.count - 1)
+        while low < high {  // digits were written least significant first (in place: a slice would copy)
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
         spans.append((pendingName.start, pendingName.count, start, bytes.count - start))
     }
 

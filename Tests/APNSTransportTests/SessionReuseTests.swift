@@ -33,6 +33,34 @@ import Testing
         #expect(request.body.isEmpty && request.bodyLength == 0)
     }
 
+    @Test func sessionsOfOneThreadShareSpareStreamsAndNothingElse() {
+        let spares = SpareStreams(limit: 4)
+        let first = HTTP2ServerSession(connection: .inMemory, settings: TransportSettings(), maxConcurrentStreams: 100,
+                                       spareStreams: spares, now: { .zero })
+        let second = HTTP2ServerSession(connection: .inMemory, settings: TransportSettings(), maxConcurrentStreams: 100,
+                                        spareStreams: spares, now: { Timestamp(nanosecondsSinceEpoch: 5) })
+        let firstClient = InMemoryClient()
+        let streams = (0..<6).map {
+            firstClient.request(path: "/p/\($0)", headers: [("x-first", "yes")], chunks: [Array("body".utf8)])
+        }
+        shuttle(firstClient, first)
+        for stream in streams { first.respond(streamID: stream, response: HTTPResponse(status: 200)) }
+        shuttle(firstClient, first)
+        #expect(first.openStreamCount == 0)
+
+        let secondClient = InMemoryClient()
+        let stream = secondClient.request(path: "/q", chunks: nil, authority: "second.example")
+        var received: [HTTPRequest] = []
+        shuttle(secondClient, second) { if case .request(let request) = $0 { received.append(request) } }
+        guard let request = received.first else {
+            Issue.record("no request on the second session")
+            return
+        }
+        #expect(request.streamID == stream && request.path == "/q" && request.authority == "second.example")
+        #expect(request.headers.isEmpty && request.body.isEmpty && request.bodyLength == 0)
+        #expect(request.receivedAt == Timestamp(nanosecondsSinceEpoch: 5))
+    }
+
     @Test func responsesOfDifferentShapesEachCarryExactlyTheirOwnHeaders() {
         let client = InMemoryClient()
         let server = HTTP2ServerSessionTests.makeServer()
