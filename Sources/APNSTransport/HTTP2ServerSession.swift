@@ -262,11 +262,13 @@ final class HTTP2ServerSession {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         guard nghttp2_session_find_stream(session, streamID) != nil else { return }
         // Written into the session's reused header-block buffer (no allocation once it has grown); names
-        // lower-cased as they are copied.
+        // lower-cased as they are copied. Regular fields are not added to the HPACK encoder's dynamic table: the
+        // answers' ids (`apns-id`, `apns-unique-id`) are new in every response, so each would cost an allocated
+        // table entry (and evict another) for nothing; the client decodes the same fields either way.
         responseFields.removeAll()
         responseFields.append(name: ":status", decimal: response.status)
         for header in response.headers {
-            responseFields.append(lowercasingName: header.name, value: header.value)
+            responseFields.append(lowercasingName: header.name, value: header.value, indexed: false)
         }
         if !response.body.isEmpty {
             responseFields.append(name: "content-length", decimal: response.body.count)

@@ -7,7 +7,7 @@ import CNative
 public struct NameValueBuffer {
     private var bytes: [UInt8] = []
     /// Where each pair's name and value sit in `bytes`.
-    private var spans: [(nameStart: Int, nameCount: Int, valueStart: Int, valueCount: Int)] = []
+    private var spans: [(nameStart: Int, nameCount: Int, valueStart: Int, valueCount: Int, flags: UInt8)] = []
     private var entries: [nghttp2_nv] = []
     /// Start and length in `bytes` of the name of the pair being added.
     private var pendingName = (start: 0, count: 0)
@@ -33,8 +33,10 @@ public struct NameValueBuffer {
     }
 
     /// Adds a pair whose name is lower-cased as it is copied (HTTP/2 field names are lower case): ASCII letters
-    /// byte by byte, a name with other characters by `lowercased()`.
-    public mutating func append(lowercasingName name: String, value: String) {
+    /// byte by byte, a name with other characters by `lowercased()`. `indexed: false` asks the HPACK encoder not to
+    /// add the pair to its dynamic table (`NGHTTP2_NV_FLAG_NO_INDEX`): for values that name one response, which
+    /// would never be referred to again and each cost the encoder an allocated table entry.
+    public mutating func append(lowercasingName name: String, value: String, indexed: Bool = true) {
         beginName()
         var ascii = true
         for byte in name.utf8 {
@@ -46,7 +48,7 @@ public struct NameValueBuffer {
             bytes.append(contentsOf: name.lowercased().utf8)
         }
         endName()
-        appendValue(value)
+        appendValue(value, indexed: indexed)
     }
 
     /// Adds a pair whose value is a non-negative integer in decimal (`:status`, `content-length`).
@@ -67,16 +69,17 @@ public struct NameValueBuffer {
             low += 1
             high -= 1
         }
-        spans.append((pendingName.start, pendingName.count, start, bytes.count - start))
+        spans.append((pendingName.start, pendingName.count, start, bytes.count - start, UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
     }
 
     private mutating func beginName() { pendingName = (bytes.count, 0) }
     private mutating func endName() { pendingName.count = bytes.count - pendingName.start }
 
-    private mutating func appendValue(_ value: String) {
+    private mutating func appendValue(_ value: String, indexed: Bool = true) {
         let start = bytes.count
         bytes.append(contentsOf: value.utf8)
-        spans.append((pendingName.start, pendingName.count, start, bytes.count - start))
+        let flags = indexed ? NGHTTP2_NV_FLAG_NONE.rawValue : NGHTTP2_NV_FLAG_NO_INDEX.rawValue
+        spans.append((pendingName.start, pendingName.count, start, bytes.count - start, UInt8(flags)))
     }
 
     /// Runs `body` with the `nghttp2_nv` entries of every pair, in the order added (valid only inside `body`).
@@ -91,7 +94,7 @@ public struct NameValueBuffer {
             for span in spans {
                 entries.append(nghttp2_nv(
                     name: base + span.nameStart, value: base + span.valueStart, namelen: span.nameCount,
-                    valuelen: span.valueCount, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                    valuelen: span.valueCount, flags: span.flags))
             }
             return entries.withUnsafeMutableBufferPointer { body($0) }
         }

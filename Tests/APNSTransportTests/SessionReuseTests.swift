@@ -128,6 +128,22 @@ import Testing
     }
 }
 
+extension NameValueBufferTests {
+    @Test func aPairAddedUnindexedCarriesNghttp2sNoIndexFlagAndTheOthersNone() {
+        var buffer = NameValueBuffer()
+        buffer.append(name: ":status", decimal: 200)
+        buffer.append(lowercasingName: "apns-id", value: "A", indexed: false)
+        buffer.append(lowercasingName: "content-type", value: "application/json")
+        buffer.append(name: "x", value: "y")
+        let flags = buffer.withNameValues { $0.map(\.flags) }
+        let none = UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
+        #expect(flags == [none, UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue), none, none])
+        buffer.removeAll()
+        buffer.append(lowercasingName: "apns-id", value: "B")
+        #expect(buffer.withNameValues { $0.map(\.flags) } == [none])
+    }
+}
+
 /// Field names are told apart by their bytes exactly as by their text.
 @Suite struct RequestFieldNameTests {
     static func kind(_ name: String) -> RequestFieldName {
