@@ -106,6 +106,10 @@ final class HTTP2ServerSession {
     private var streamsToRefuse: [Int32] = []
     /// The header block of the response being submitted, reused from one response to the next.
     private var responseFields = NameValueBuffer()
+    /// The last value sent for each response field name on this connection (`worthIndexing`), for the first
+    /// `rememberedResponseNames` names.
+    private var lastSentValues: [(name: String, value: String)] = []
+    static let rememberedResponseNames = 16
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
     private var outgoingBodies = OutgoingBodies()
     private var events: [Event] = []
@@ -253,6 +257,8 @@ final class HTTP2ServerSession {
     var wantsRead: Bool { nghttp2_session_want_read(session) != 0 }
     var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
     var openStreamCount: Int { streams.count }
+    /// Bytes in the HPACK encoder's dynamic table (RFC 7541 §4.1 sizes), for tests of `worthIndexing`.
+    var encoderTableSize: Int { nghttp2_session_get_hd_deflate_dynamic_table_size(session) }
 
     // MARK: - Answers
 
@@ -262,13 +268,11 @@ final class HTTP2ServerSession {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         guard nghttp2_session_find_stream(session, streamID) != nil else { return }
         // Written into the session's reused header-block buffer (no allocation once it has grown); names
-        // lower-cased as they are copied. Regular fields are not added to the HPACK encoder's dynamic table: the
-        // answers' ids (`apns-id`, `apns-unique-id`) are new in every response, so each would cost an allocated
-        // table entry (and evict another) for nothing; the client decodes the same fields either way.
+        // lower-cased as they are copied.
         responseFields.removeAll()
         responseFields.append(name: ":status", decimal: response.status)
         for header in response.headers {
-            responseFields.append(lowercasingName: header.name, value: header.value, indexed: false)
+            responseFields.append(lowercasingName: header.name, value: header.value, indexed: worthIndexing(header))
         }
         if !response.body.isEmpty {
             responseFields.append(name: "content-length", decimal: response.body.count)
@@ -283,6 +287,21 @@ final class HTTP2ServerSession {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
             }
         }
+    }
+
+    /// Whether the HPACK encoder should add a response field to its dynamic table: yes the first time its name is
+    /// sent on this connection (later fields refer to the name by index) and when its value repeats the last one
+    /// sent (later ones refer to the whole field); no for a new value of a name already sent (the ids of each
+    /// answer, `apns-id` and `apns-unique-id`), which would cost nghttp2 an allocated table entry and an eviction
+    /// for a value never referred to again. The client decodes the same fields either way.
+    private func worthIndexing(_ field: HeaderField) -> Bool {
+        guard let slot = lastSentValues.firstIndex(where: { $0.name == field.name }) else {
+            if lastSentValues.count < Self.rememberedResponseNames { lastSentValues.append((field.name, field.value)) }
+            return true
+        }
+        if lastSentValues[slot].value == field.value { return true }
+        lastSentValues[slot].value = field.value
+        return false
     }
 
     /// Carries out a connection change that accompanies a response.

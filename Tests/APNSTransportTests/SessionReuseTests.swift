@@ -61,6 +61,29 @@ import Testing
         #expect(request.receivedAt == Timestamp(nanosecondsSinceEpoch: 5))
     }
 
+    /// RFC 7541 §4.1: an entry's size is its name's and value's lengths plus 32.
+    @Test func newIDsInEachAnswerDoNotFillTheEncodersTableAndRepeatedFieldsAreIndexed() {
+        let client = InMemoryClient()
+        let server = HTTP2ServerSessionTests.makeServer()
+        var sizes: [Int] = []
+        for index in 0..<20 {
+            let stream = client.request(path: "/a", chunks: nil)
+            shuttle(client, server)
+            let id = "00000000-0000-0000-0000-\(String(repeating: "0", count: 10))\(index < 10 ? "0" : "")\(index)"
+            let headers = index < 10
+                ? [HeaderField("apns-id", id)]
+                : [HeaderField("content-type", "application/json"), HeaderField("apns-id", id)]
+            server.respond(streamID: stream, response: HTTPResponse(status: index < 10 ? 200 : 400, headers: headers))
+            shuttle(client, server)
+            #expect(client.responses[stream]?.headers == headers, "the client decodes the fields as given")
+            sizes.append(server.encoderTableSize)
+        }
+        let idEntry = 32 + 7 + 36
+        let contentTypeEntry = 32 + 12 + 16
+        #expect(sizes.prefix(10).allSatisfy { $0 == idEntry }, "only the first apns-id is added: \(sizes)")
+        #expect(sizes.suffix(10).allSatisfy { $0 == idEntry + contentTypeEntry }, "content-type once: \(sizes)")
+    }
+
     @Test func responsesOfDifferentShapesEachCarryExactlyTheirOwnHeaders() {
         let client = InMemoryClient()
         let server = HTTP2ServerSessionTests.makeServer()
