@@ -1,8 +1,8 @@
 @testable import APNSJSON
 import Testing
 
-/// The parser gathers each object's members (and each array's elements) on a stack it shares between nesting
-/// levels; what it returns is the same tree whatever the sizes, nesting and duplicates.
+/// The parser reserves room for a few members per object and array up front; what it returns is the same tree
+/// whatever the sizes (below, at and above that room), nesting and duplicates.
 @Suite struct JSONParserStorageTests {
     /// `{"k0":<v0>,"k1":<v1>,…}` with `count` members, and the value the parser must return.
     static func object(count: Int, depth: Int) -> (text: String, value: JSONValue) {
