@@ -95,7 +95,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSCore", "CoreTestSupport"]),
-        .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "HTTPContract", "CNative"]),
+        .testTarget(name: "APNSTransportTests", dependencies: ["APNSTransport", "HTTPContract", "CNative", "NGHTTP2Bridge"]),
         // Records and durable appends shared by the store, admin and rendering tests and the benchmark.
         .target(name: "DeliveryFixtures", dependencies: ["APNSStore", "APNSCore"], path: "Tests/DeliveryFixtures"),
         .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"]),

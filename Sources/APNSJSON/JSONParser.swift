@@ -19,6 +19,11 @@ public struct JSONParser {
 
     private let bytes: [UInt8]
     private var index = 0
+    /// Room reserved for an object's members or an array's elements when the first arrives: the objects of a
+    /// push payload (`aps`, `alert`, a content state) mostly have a few members, so one allocation each instead
+    /// of an array growing 1, 2, 4. Four, because that is the capacity growth gave an object of three or four
+    /// members (the simulated device keeps each activity's content state: no more memory per token).
+    static let initialMemberCapacity = 4
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -81,6 +86,7 @@ public struct JSONParser {
             index += 1
             return .object(members)
         }
+        members.reserveCapacity(Self.initialMemberCapacity)
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a string key") }
@@ -107,6 +113,7 @@ public struct JSONParser {
             index += 1
             return .array(elements)
         }
+        elements.reserveCapacity(Self.initialMemberCapacity)
         while true {
             skipWhitespace()
             elements.append(try parseValue(depth: depth + 1))

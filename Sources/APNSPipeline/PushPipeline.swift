@@ -60,7 +60,7 @@ public struct PushPipeline: Sendable {
         if fault?.replacesAnswer == true {
             // The fault's answer stands: no device, no strict mode.
         } else if verdict.isAccepted, verdict.pushType == .liveactivity, let device {
-            (verdict, liveActivity) = deliver(request, verdict: verdict, to: device, apnsID: apnsID, now: now)
+            liveActivity = deliver(request, verdict: &verdict, to: device, apnsID: apnsID, now: now)
         } else {
             validator.applyStrictMode(to: &verdict)
         }
@@ -80,10 +80,11 @@ public struct PushPipeline: Sendable {
     }
 
     /// Stages 3–5 for an accepted Live Activity push: the device's warnings, strict mode over all warnings, then
-    /// the device applies the push unless strict mode refused it.
+    /// the device applies the push unless strict mode refused it. The verdict is changed in place (a copy in and
+    /// out moved and retained every field of it).
     private func deliver(
-        _ request: HTTPRequest, verdict: Verdict, to device: LiveActivityDevice, apnsID: String, now: Timestamp
-    ) -> (Verdict, LiveActivityDeviceOutcome?) {
+        _ request: HTTPRequest, verdict: inout Verdict, to device: LiveActivityDevice, apnsID: String, now: Timestamp
+    ) -> LiveActivityDeviceOutcome? {
         let push = LiveActivityPush(
             deviceToken: verdict.deviceToken ?? "", topic: verdict.topic ?? "", priority: verdict.priority ?? 10,
             apnsID: apnsID, payload: request.body, parsedPayload: verdict.payload)
@@ -93,10 +94,14 @@ public struct PushPipeline: Sendable {
         let reception = device.receive(push, now: now) { deviceWarnings in
             rulesAdmit && validator.strictRejection(for: deviceWarnings) == nil
         }
-        var verdict = verdict
-        verdict.warnings += reception.warnings
+        // Appended only when there are some; taken as they are when the rules had none (no new array).
+        let deviceWarnings = reception.warnings
+        if !deviceWarnings.isEmpty {
+            if verdict.warnings.isEmpty { verdict.warnings = deviceWarnings } else { verdict.warnings += deviceWarnings }
+        }
         guard case .received(let result) = reception else {
-            return (validator.applyingStrictMode(to: verdict), nil)
+            validator.applyStrictMode(to: &verdict)
+            return nil
         }
         var explanation = result.explanation
         if let issued = result.issuedUpdateToken {
@@ -105,7 +110,7 @@ public struct PushPipeline: Sendable {
         if strictDevice, result.isDeviceDrop, let reason = result.mockStrictReason {
             verdict = verdict.strictDeviceRejection(wireReason: reason, explanation: explanation)
         }
-        return (verdict, LiveActivityDeviceOutcome(code: result.outcome.rawValue, explanation: explanation))
+        return LiveActivityDeviceOutcome(code: result.outcome.rawValue, explanation: explanation)
     }
 
     /// GOAWAY debug data as APNs sends it: `{"reason":"…"}` (A-SEND), `Shutdown` when the script names none.

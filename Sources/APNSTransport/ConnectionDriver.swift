@@ -84,7 +84,7 @@ final class ConnectionDriver {
         self.handler = handler
         session = HTTP2ServerSession(
             connection: info, settings: worker.settings, maxConcurrentStreams: handler.initialMaxConcurrentStreams,
-            bodyBudget: worker.bodyBudget, now: { [clock = worker.clock] in clock.now() })
+            bodyBudget: worker.bodyBudget, spareStreams: worker.spareStreams, now: { [clock = worker.clock] in clock.now() })
         flush()
         // Bytes that arrived with the end of the handshake are waiting in the input buffer.
         readable()
@@ -154,7 +154,7 @@ final class ConnectionDriver {
 
     private func dispatchEvents() {
         guard let session, let handler else { return }
-        for event in session.takeEvents() {
+        session.forEachEvent { event in
             switch event {
             case .request(let request):
                 handler.handle(request, sink: worker.makeSink(connectionID: id, streamID: request.streamID))

@@ -37,6 +37,11 @@ final class EventLoopWorker: @unchecked Sendable {
     private var shutdownEvent: OpaquePointer?
     private var shuttingDown = false
     private let inbox = Locked<[PendingResponse]>([])
+    /// The responses being handed out (`deliverPendingResponses`) and the connections they went to; loop thread only.
+    private var delivering: [PendingResponse] = []
+    private var touched: [ConnectionDriver] = []
+    /// Closed streams' objects, reused by every session of this thread.
+    let spareStreams = SpareStreams(limit: 256)
     private let shutdownGrace = Locked<Double>(10)
     private let openConnections = Atomic<Int>(0)
     private let stopped = DispatchSemaphore(value: 0)
@@ -231,13 +236,16 @@ final class EventLoopWorker: @unchecked Sendable {
 
     /// Hands queued responses to their connections, then flushes each connection that got one.
     func deliverPendingResponses() {
-        let pending = inbox.withLock { queue -> [PendingResponse] in
-            defer { queue.removeAll(keepingCapacity: true) }
-            return queue
+        // The inbox's array and this one change places under the lock, so both keep their storage from one wake
+        // to the next (no array allocated per wake).
+        inbox.withLock { swap(&$0, &delivering) }
+        guard !delivering.isEmpty else { return }
+        defer {
+            delivering.removeAll(keepingCapacity: true)
+            touched.removeAll(keepingCapacity: true)
         }
-        guard !pending.isEmpty else { return }
-        var touched: [ConnectionDriver] = []
-        for var item in pending {
+        for index in delivering.indices {
+            var item = delivering[index]
             if let delay = item.actions.lazy.compactMap({ if case .delayResponse(let ms) = $0 { ms } else { nil } }).first {
                 item.actions.removeAll { if case .delayResponse = $0 { true } else { false } }
                 let delayed = item
@@ -256,11 +264,7 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 
     func makeSink(connectionID: UInt64, streamID: Int32) -> ResponseSink {
-        let cell = SinkState()
-        return ResponseSink { [self] response, actions in
-            guard cell.claim() else { return }
-            post(PendingResponse(connectionID: connectionID, streamID: streamID, response: response, actions: actions))
-        }
+        ResponseSink(target: self, connectionID: connectionID, streamID: streamID)
     }
 
     private func beginShutdown() {
@@ -340,6 +344,13 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 }
 
+extension EventLoopWorker: ResponseTarget {
+    /// A stream sink's first answer (`ResponseSink`), from any thread: queued for the connection.
+    func deliver(_ response: HTTPResponse, actions: [ConnectionAction], connectionID: UInt64, streamID: Int32) {
+        post(PendingResponse(connectionID: connectionID, streamID: streamID, response: response, actions: actions))
+    }
+}
+
 /// One pending libevent timer with the work it runs; `cancel` frees it without running the work.
 private final class LoopTimer {
     var fire: () -> Void = {}
@@ -366,12 +377,6 @@ private final class LoopTimer {
         free()
         onCancel()
     }
-}
-
-/// First-answer-wins guard of a `ResponseSink`.
-private final class SinkState: Sendable {
-    private let answered = Atomic<Bool>(false)
-    func claim() -> Bool { answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged }
 }
 
 private let acceptFailed: evconnlistener_errorcb = { _, context in

@@ -43,9 +43,39 @@ final class HTTP2ServerSession {
         var reservedBodyBytes = 0
         var receivedAt: Timestamp
         /// Monotonic nanoseconds when its HEADERS began (incomplete-stream timeout).
-        let startedAt: UInt64
+        var startedAt: UInt64
 
         init(receivedAt: Timestamp, startedAt: UInt64) {
+            self.receivedAt = receivedAt
+            self.startedAt = startedAt
+            headers.reserveCapacity(16)  // one allocation for a usual request's fields, not four growths
+        }
+
+        static let keptHeaderCapacity = 32
+        static let keptBodyCapacity = 2048
+
+        /// Back to the state `init` gives, for a new stream (the session reuses closed streams' objects).
+        func reset(receivedAt: Timestamp, startedAt: UInt64) {
+            method = nil
+            path = nil
+            scheme = nil
+            authority = nil
+            host = nil
+            // The arrays keep their storage when the last request let go of it and it is small (then a new stream
+            // costs no allocation); otherwise they start afresh, as a new object's do.
+            if headers.capacity <= Self.keptHeaderCapacity {
+                headers.removeAll(keepingCapacity: true)
+            } else {
+                headers = []
+            }
+            headers.reserveCapacity(16)
+            if body.capacity <= Self.keptBodyCapacity { body.removeAll(keepingCapacity: true) } else { body = [] }
+            bodyLength = 0
+            headerListSize = 0
+            dispatched = false
+            headerListTooLarge = false
+            refused = false
+            reservedBodyBytes = 0
             self.receivedAt = receivedAt
             self.startedAt = startedAt
         }
@@ -59,7 +89,12 @@ final class HTTP2ServerSession {
     private var session: OpaquePointer?
     /// Long header values of recent requests, reused when repeated (`RecentHeaderValues`).
     private var recentValues = RecentHeaderValues()
+    /// The last `:path`: repeated by a sender to one device token, new on every request to many (kept apart so
+    /// that it does not push the other values out of `recentValues`).
+    private var recentPaths = RecentHeaderValues(capacity: 1)
     private var streams: [Int32: StreamState] = [:]
+    /// Closed streams' objects, reused for new streams (shared by the sessions of one event-loop thread).
+    private let spareStreams: SpareStreams
     /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
     /// field finds its stream here instead of by a dictionary lookup (two per field).
     private var headerBlockStream: (id: Int32, state: StreamState)?
@@ -69,9 +104,16 @@ final class HTTP2ServerSession {
     private(set) var bufferedBodyBytes = 0
     /// Streams to reset with REFUSED_STREAM once nghttp2 is off the stack (their DATA passed a body cap).
     private var streamsToRefuse: [Int32] = []
+    /// The header block of the response being submitted, reused from one response to the next.
+    private var responseFields = NameValueBuffer()
+    /// The last value sent for each response field name on this connection (`worthIndexing`), for the first
+    /// `rememberedResponseNames` names.
+    private var lastSentValues: [(name: String, value: String)] = []
+    static let rememberedResponseNames = 16
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
     private var outgoingBodies = OutgoingBodies()
     private var events: [Event] = []
+    private var eventsBeingHandled: [Event] = []
     private var insideNGHTTP2 = false
     /// Streams answered early (body over the limit) that may still receive DATA: once the response's END_STREAM
     /// has been sent (`responseEnded`), they are reset with NO_ERROR.
@@ -91,7 +133,9 @@ final class HTTP2ServerSession {
     private(set) var fatalError: String?
 
     init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32,
-         bodyBudget: BodyBufferBudget? = nil, now: @escaping () -> Timestamp) {
+         bodyBudget: BodyBufferBudget? = nil, spareStreams: SpareStreams = SpareStreams(limit: 32),
+         now: @escaping () -> Timestamp) {
+        self.spareStreams = spareStreams
         self.bodyBudget = bodyBudget ?? BodyBufferBudget(limit: settings.totalBodyBufferLimit)
         self.connection = connection
         self.settings = settings
@@ -168,8 +212,18 @@ final class HTTP2ServerSession {
 
     /// Completed requests since the last call, in arrival order.
     func takeEvents() -> [Event] {
-        defer { events.removeAll(keepingCapacity: true) }
-        return events
+        var taken: [Event] = []
+        forEachEvent { taken.append($0) }
+        return taken
+    }
+
+    /// Runs `body` on each request completed since the last call, in arrival order. The event array changes
+    /// places with a second one, so both keep their storage (no array allocated per read).
+    func forEachEvent(_ body: (Event) -> Void) {
+        guard !events.isEmpty else { return }
+        swap(&events, &eventsBeingHandled)
+        for event in eventsBeingHandled { body(event) }
+        eventsBeingHandled.removeAll(keepingCapacity: true)
     }
 
     /// Appends every frame nghttp2 wants to send to `output`, at most `limit` bytes beyond what it holds.
@@ -203,6 +257,8 @@ final class HTTP2ServerSession {
     var wantsRead: Bool { nghttp2_session_want_read(session) != 0 }
     var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
     var openStreamCount: Int { streams.count }
+    /// Bytes in the HPACK encoder's dynamic table (RFC 7541 §4.1 sizes), for tests of `worthIndexing`.
+    var encoderTableSize: Int { nghttp2_session_get_hd_deflate_dynamic_table_size(session) }
 
     // MARK: - Answers
 
@@ -211,20 +267,17 @@ final class HTTP2ServerSession {
     func respond(streamID: Int32, response: HTTPResponse) {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         guard nghttp2_session_find_stream(session, streamID) != nil else { return }
-        // Built as the labelled array `withNameValues` takes (an unlabelled one was converted element by element),
-        // in one allocation; names lower-cased unless plainly lower-case already (ASCII with no A-Z).
-        var fields: [(name: String, value: String)] = []
-        fields.reserveCapacity(response.headers.count + 2)
-        fields.append((":status", String(response.status)))
+        // Written into the session's reused header-block buffer (no allocation once it has grown); names
+        // lower-cased as they are copied.
+        responseFields.removeAll()
+        responseFields.append(name: ":status", decimal: response.status)
         for header in response.headers {
-            let name = header.name
-            let lowerCase = !name.utf8.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
-            fields.append((lowerCase ? name : name.lowercased(), header.value))
+            responseFields.append(lowercasingName: header.name, value: header.value, indexed: worthIndexing(header))
         }
         if !response.body.isEmpty {
-            fields.append(("content-length", String(response.body.count)))
+            responseFields.append(name: "content-length", decimal: response.body.count)
         }
-        withNameValues(fields) { nva in
+        responseFields.withNameValues { nva in
             if response.body.isEmpty {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
             } else {
@@ -234,6 +287,21 @@ final class HTTP2ServerSession {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
             }
         }
+    }
+
+    /// Whether the HPACK encoder should add a response field to its dynamic table: yes the first time its name is
+    /// sent on this connection (later fields refer to the name by index) and when its value repeats the last one
+    /// sent (later ones refer to the whole field); no for a new value of a name already sent (the ids of each
+    /// answer, `apns-id` and `apns-unique-id`), which would cost nghttp2 an allocated table entry and an eviction
+    /// for a value never referred to again. The client decodes the same fields either way.
+    private func worthIndexing(_ field: HeaderField) -> Bool {
+        guard let slot = lastSentValues.firstIndex(where: { $0.name == field.name }) else {
+            if lastSentValues.count < Self.rememberedResponseNames { lastSentValues.append((field.name, field.value)) }
+            return true
+        }
+        if lastSentValues[slot].value == field.value { return true }
+        lastSentValues[slot].value = field.value
+        return false
     }
 
     /// Carries out a connection change that accompanies a response.
@@ -309,8 +377,15 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func beginHeaders(streamID: Int32) {
-        let stream = StreamState(receivedAt: now(), startedAt: DispatchTime.now().uptimeNanoseconds)
-        stream.headers.reserveCapacity(16)  // one allocation for a usual request's fields, not four growths
+        let receivedAt = now()
+        let startedAt = DispatchTime.now().uptimeNanoseconds
+        let stream: StreamState
+        if let spare = spareStreams.items.popLast() {
+            spare.reset(receivedAt: receivedAt, startedAt: startedAt)
+            stream = spare
+        } else {
+            stream = StreamState(receivedAt: receivedAt, startedAt: startedAt)
+        }
         streams[streamID] = stream
         headerBlockStream = (streamID, stream)
     }
@@ -332,7 +407,27 @@ final class HTTP2ServerSession {
         return !stream.headerListTooLarge
     }
 
-    fileprivate func headerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String { recentValues.string(bytes) }
+    /// A header field as nghttp2 decoded it: pseudo-headers and `host` told apart by their bytes, values of
+    /// recent requests reused (`RecentHeaderValues`), the names the APNs rules read shared as constants.
+    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard let stream = headerBlock(streamID) else { return 0 }
+        headerFieldsKept += 1
+        switch RequestFieldName(name) {
+        case .method: stream.method = recentValues.string(value)
+        case .path: stream.path = recentPaths.string(value)
+        case .scheme: stream.scheme = recentValues.string(value)
+        case .authority: stream.authority = recentValues.string(value)
+        case .host:
+            let text = recentValues.string(value)
+            stream.host = text
+            stream.headers.append(HeaderField("host", text))
+        case .known(let knownName):
+            stream.headers.append(HeaderField(knownName, recentValues.string(value)))
+        case .other:
+            stream.headers.append(HeaderField(String(decoding: name, as: UTF8.self), recentValues.string(value)))
+        }
+        return 0
+    }
 
     fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
         guard let stream = headerBlock(streamID) else { return 0 }
@@ -408,13 +503,28 @@ final class HTTP2ServerSession {
     }
 
     fileprivate func streamClosed(streamID: Int32) {
-        if let stream = streams.removeValue(forKey: streamID) { releaseBody(of: stream) }
+        if let stream = streams.removeValue(forKey: streamID) {
+            releaseBody(of: stream)
+            if spareStreams.items.count < spareStreams.limit { spareStreams.items.append(stream) }
+        }
         if headerBlockStream?.id == streamID { headerBlockStream = nil }
         outgoingBodies[streamID] = nil
     }
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
         outgoingBodies.read(streamID: streamID, into: buffer, capacity: capacity, flags: flags)
+    }
+}
+
+/// Closed streams' state objects, kept for new streams: a stream then costs no object and, when the last request
+/// let go of them, no header or body storage. One per event-loop thread, shared by its sessions, so the objects
+/// kept are bounded however many connections the thread serves. Not thread-safe: used on its thread only.
+final class SpareStreams {
+    fileprivate var items: [HTTP2ServerSession.StreamState] = []
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
     }
 }
 
@@ -439,9 +549,8 @@ private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength,
     let server = session(from: userData)
     guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
     return server.header(
-        streamID: frame.pointee.hd.stream_id,
-        name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-        value: server.headerValue(UnsafeBufferPointer(start: value, count: valueLength)))
+        streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
+        value: UnsafeBufferPointer(start: value, count: valueLength))
 }
 
 /// A header field nghttp2 considers invalid (for example a value with characters RFC 9113 forbids) would otherwise

@@ -10,10 +10,17 @@ import Foundation
 struct RecentHeaderValues {
     /// Strings up to this many UTF-8 bytes are stored inline by Swift (no allocation): not worth keeping.
     static let inlineLimit = 15
-    static let capacity = 8
 
+    /// How many values are kept (8 for a connection's long header values; 1 for its `:path`, which a sender to
+    /// many device tokens changes on every request and would otherwise push the others out).
+    let capacity: Int
     private var values: [String] = []
     private var next = 0
+
+    init(capacity: Int = 8) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+    }
 
     /// `bytes` as a String (decoded as UTF-8, invalid sequences repaired), reusing a recent equal value.
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -26,11 +33,11 @@ struct RecentHeaderValues {
             if equal == true { return values[index] }
         }
         let decoded = String(decoding: bytes, as: UTF8.self)
-        if values.count < Self.capacity {
+        if values.count < capacity {
             values.append(decoded)
         } else {
             values[next] = decoded
-            next = (next + 1) % Self.capacity
+            next = (next + 1) % capacity
         }
         return decoded
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The contract between the HTTP/2 transport and whatever answers requests. The transport knows nothing about
 /// APNs: it hands over complete requests and executes what comes back.
 ///
@@ -36,15 +38,41 @@ public enum ConnectionAction: Sendable, Equatable {
     case delayResponse(milliseconds: Int)
 }
 
-/// Where a response goes. Thread-safe; the first `send` wins, later ones are ignored.
+/// Where a response goes. Thread-safe. A sink made for a transport's stream (`init(target:connectionID:streamID:)`)
+/// takes the first `send` and ignores later ones; a closure sink hands every `send` to its closure.
 public final class ResponseSink: Sendable {
-    private let deliver: @Sendable (HTTPResponse, [ConnectionAction]) -> Void
+    private enum Destination: Sendable {
+        case closure(@Sendable (HTTPResponse, [ConnectionAction]) -> Void)
+        case target(any ResponseTarget, connectionID: UInt64, streamID: Int32)
+    }
+
+    private let destination: Destination
+    private let answered = Atomic<Bool>(false)
 
     public init(_ deliver: @escaping @Sendable (HTTPResponse, [ConnectionAction]) -> Void) {
-        self.deliver = deliver
+        destination = .closure(deliver)
+    }
+
+    /// A sink for one stream of a transport: one object per request (no closure context, no separate
+    /// first-answer flag).
+    public init(target: any ResponseTarget, connectionID: UInt64, streamID: Int32) {
+        destination = .target(target, connectionID: connectionID, streamID: streamID)
     }
 
     public func send(_ response: HTTPResponse, actions: [ConnectionAction] = []) {
-        deliver(response, actions)
+        switch destination {
+        case .closure(let deliver):
+            deliver(response, actions)
+        case .target(let target, let connectionID, let streamID):
+            guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            else { return }
+            target.deliver(response, actions: actions, connectionID: connectionID, streamID: streamID)
+        }
     }
+}
+
+/// What a transport's stream sinks hand their response to (the event loop that owns the connection), from any
+/// thread.
+public protocol ResponseTarget: AnyObject, Sendable {
+    func deliver(_ response: HTTPResponse, actions: [ConnectionAction], connectionID: UInt64, streamID: Int32)
 }

@@ -29,4 +29,22 @@ struct HTTPContractTests {
         #expect(received.withLock { $0.map(\.0) } == [403])
         #expect(received.withLock { $0.first?.1 } == [.setMaxConcurrentStreams(1)])
     }
+
+    @Test("a transport's stream sink passes on the first send only, with its connection and stream")
+    func streamSinkTakesTheFirstSend() {
+        final class Target: ResponseTarget {
+            let received = Locked<[(Int, [ConnectionAction], UInt64, Int32)]>([])
+            func deliver(_ response: HTTPResponse, actions: [ConnectionAction], connectionID: UInt64, streamID: Int32) {
+                received.withLock { $0.append((response.status, actions, connectionID, streamID)) }
+            }
+        }
+        let target = Target()
+        let sink = ResponseSink(target: target, connectionID: 7, streamID: 5)
+        sink.send(HTTPResponse(status: 410), actions: [.resetStream(errorCode: 8)])
+        sink.send(HTTPResponse(status: 200))
+        let received = target.received.withLock { $0 }
+        #expect(received.map(\.0) == [410])
+        #expect(received.first?.1 == [.resetStream(errorCode: 8)])
+        #expect(received.first?.2 == 7 && received.first?.3 == 5)
+    }
 }
