@@ -80,11 +80,15 @@ public final class PushSender: Sendable {
         let started = ContinuousClock.now
         let threads = max(1, min(configuration.connections, count))
         let group = DispatchGroup()
+        // Each thread's first connection attempt (connected or failed), awaited before any push is sent, so that a
+        // connection whose handshake is slower than the others still gets its share instead of a drained queue.
+        let firstAttempts = DispatchGroup()
         state.withLock { $0.activeThreads = threads }
         for _ in 0..<threads {
             group.enter()
+            firstAttempts.enter()
             let thread = Thread { [self] in
-                runConnections(queue: queue, onOutcome: onOutcome)
+                runConnections(queue: queue, firstAttempts: firstAttempts, onOutcome: onOutcome)
                 group.leave()
             }
             thread.stackSize = 1 << 20
@@ -105,9 +109,19 @@ public final class PushSender: Sendable {
     }
 
     /// One thread's connections, one after another (a new one after GOAWAY or a lost connection).
-    private func runConnections(queue: PushWorkQueue, onOutcome: @escaping @Sendable (PushOutcome) -> Void) {
+    private func runConnections(
+        queue: PushWorkQueue, firstAttempts: DispatchGroup, onOutcome: @escaping @Sendable (PushOutcome) -> Void
+    ) {
         var failuresInARow = 0
         var fruitlessConnections = 0
+        var attempted = false
+        func firstAttemptDone() {
+            if !attempted {
+                attempted = true
+                firstAttempts.leave()
+            }
+        }
+        defer { firstAttemptDone() }
         while !queue.isFinished {
             // A server that closes every connection before answering anything would keep us reconnecting forever.
             if fruitlessConnections >= 5 {
@@ -123,6 +137,7 @@ public final class PushSender: Sendable {
                 connection = try HTTP2ClientConnection(
                     endpoint: configuration.endpoint, tls: configuration.tls, timeout: configuration.connectTimeout)
             } catch {
+                firstAttemptDone()
                 failuresInARow += 1
                 let giveUp = state.withLock { state -> Bool in
                     // A thread that never connected stops at once (the others carry the work); once a connection
@@ -148,6 +163,8 @@ public final class PushSender: Sendable {
                 continue
             }
             failuresInARow = 0
+            firstAttemptDone()
+            firstAttempts.wait()  // the connect timeout bounds every other thread's first attempt
             let number = state.withLock { state -> Int in
                 state.connectionsOpened += 1
                 state.everConnected = true
