@@ -370,18 +370,12 @@ final class HTTP2ServerSession {
         return 0
     }
 
-    fileprivate func header(streamID: Int32, name: String, value: String) -> Int32 {
+    /// A regular header field nghttp2 found invalid (its name already lower-cased; pseudo-headers are not kept).
+    fileprivate func invalidHeader(streamID: Int32, name: String, value: String) -> Int32 {
         guard let stream = headerBlock(streamID) else { return 0 }
         headerFieldsKept += 1
-        switch name {
-        case ":method": stream.method = value
-        case ":path": stream.path = value
-        case ":scheme": stream.scheme = value
-        case ":authority": stream.authority = value
-        default:
-            if name == "host" { stream.host = value }
-            stream.headers.append(HeaderField(name, value))
-        }
+        if name == "host" { stream.host = value }
+        stream.headers.append(HeaderField(name, value))
         return 0
     }
 
@@ -490,7 +484,7 @@ private let onInvalidHeader: nghttp2_on_invalid_header_callback = { _, frame, na
     guard !nameString.hasPrefix(":") else { return 0 }
     let server = session(from: userData)
     guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
-    return server.header(
+    return server.invalidHeader(
         streamID: frame.pointee.hd.stream_id, name: nameString.lowercased(),
         value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
 }
