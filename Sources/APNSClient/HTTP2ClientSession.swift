@@ -19,6 +19,8 @@ final class HTTP2ClientSession {
     private var session: OpaquePointer?
     private var streams: [Int32: StreamState] = [:]
     private var outgoingBodies = OutgoingBodies()
+    /// The header block of the request being submitted, reused from one request to the next.
+    private var requestFields = NameValueBuffer()
     /// Finished streams since the last `takeCompletions`, in the order they finished.
     private var completions: [(tag: Int, result: Result<HTTP2Response, HTTP2StreamFailure>)] = []
     private(set) var goAway: HTTP2GoAway?
@@ -53,13 +55,14 @@ final class HTTP2ClientSession {
 
     /// Queues a request; the stream id, or a failure when the session takes no new streams (after GOAWAY).
     func submit(_ request: HTTP2Request, authority: String, scheme: String, tag: Int) -> Result<Int32, HTTP2StreamFailure> {
-        var fields: [HeaderField] = [
-            HeaderField(":method", request.method), HeaderField(":scheme", scheme),
-            HeaderField(":authority", authority), HeaderField(":path", request.path),
-        ]
-        fields += request.headers
+        requestFields.removeAll()
+        requestFields.append(name: ":method", value: request.method)
+        requestFields.append(name: ":scheme", value: scheme)
+        requestFields.append(name: ":authority", value: authority)
+        requestFields.append(name: ":path", value: request.path)
+        for header in request.headers { requestFields.append(name: header.name, value: header.value) }
         let hasBody = !request.body.isEmpty
-        let streamID = withNameValues(fields.map { ($0.name, $0.value) }) { nva -> Int32 in
+        let streamID = requestFields.withNameValues { nva -> Int32 in
             guard hasBody else { return nghttp2_submit_request(session, nil, nva.baseAddress, nva.count, nil, nil) }
             var provider = nghttp2_data_provider()
             provider.read_callback = readBodyCallback

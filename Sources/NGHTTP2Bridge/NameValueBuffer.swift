@@ -51,25 +51,9 @@ public struct NameValueBuffer {
         appendValue(value, indexed: indexed)
     }
 
-    /// Adds a pair whose value is a non-negative integer in decimal (`:status`, `content-length`).
+    /// Adds a pair whose value is an integer in decimal (`:status`, `content-length`; a small string, no allocation).
     public mutating func append(name: String, decimal value: Int) {
-        guard value >= 0 else { return append(name: name, value: String(value)) }
-        beginName()
-        bytes.append(contentsOf: name.utf8)
-        endName()
-        let start = bytes.count
-        var rest = value
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        var (low, high) = (start, bytes.count - 1)
-        while low < high {  // digits were written least significant first (in place: a slice would copy)
-            bytes.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
-        spans.append((pendingName.start, pendingName.count, start, bytes.count - start, UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+        append(name: name, value: String(value))
     }
 
     private mutating func beginName() { pendingName = (bytes.count, 0) }

@@ -37,31 +37,3 @@ public struct OutgoingBodies {
         return count
     }
 }
-
-/// Runs `body` with an `nghttp2_nv` array over copies of `fields` (nghttp2's submit functions copy names and
-/// values, so the copies go when `body` returns). One buffer holds every name and value (a response is answered
-/// with a handful of headers; one allocation instead of two per header).
-public func withNameValues<R>(
-    _ fields: [(name: String, value: String)], _ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> R
-) -> R {
-    let total = fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-    let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(total, 1))
-    defer { storage.deallocate() }
-    var offset = 0
-    func copy(_ text: String) -> (pointer: UnsafeMutablePointer<UInt8>, count: Int) {
-        let start = storage.baseAddress! + offset
-        let written = UnsafeMutableBufferPointer(rebasing: storage[offset...]).initialize(from: text.utf8).1
-        offset += written
-        return (start, written)
-    }
-    var nva: [nghttp2_nv] = []
-    nva.reserveCapacity(fields.count)
-    for field in fields {
-        let name = copy(field.name)
-        let value = copy(field.value)
-        nva.append(nghttp2_nv(
-            name: name.pointer, value: value.pointer, namelen: name.count, valuelen: value.count,
-            flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
-    }
-    return nva.withUnsafeMutableBufferPointer { body($0) }
-}
