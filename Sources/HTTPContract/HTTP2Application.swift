@@ -38,8 +38,7 @@ public enum ConnectionAction: Sendable, Equatable {
     case delayResponse(milliseconds: Int)
 }
 
-/// Where a response goes. Thread-safe. A sink made for a transport's stream (`init(target:connectionID:streamID:)`)
-/// takes the first `send` and ignores later ones; a closure sink hands every `send` to its closure.
+/// Where a response goes. Thread-safe; the first `send` wins, later ones are ignored.
 public final class ResponseSink: Sendable {
     private enum Destination: Sendable {
         case closure(@Sendable (HTTPResponse, [ConnectionAction]) -> Void)
@@ -60,12 +59,12 @@ public final class ResponseSink: Sendable {
     }
 
     public func send(_ response: HTTPResponse, actions: [ConnectionAction] = []) {
+        guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         switch destination {
         case .closure(let deliver):
             deliver(response, actions)
         case .target(let target, let connectionID, let streamID):
-            guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-            else { return }
             target.deliver(response, actions: actions, connectionID: connectionID, streamID: streamID)
         }
     }
