@@ -15,12 +15,6 @@ struct SQLiteRow: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
-    /// The row of `values`, in order.
-    init(_ values: [SQLiteValue]) {
-        self.init(capacity: values.reduce(0) { $0 + Self.encodedCount($1) })
-        for value in values { append(value) }
-    }
-
     /// The bytes `value` takes in a row.
     static func encodedCount(_ value: SQLiteValue) -> Int {
         switch value {
@@ -53,16 +47,11 @@ struct SQLiteRow: Sendable {
         bytes.append(contentsOf: content)
     }
 
-    /// Appends a blob's tag and length, for a caller that then appends its `count` bytes to `bytes` itself
-    /// (`withBytes`).
-    mutating func appendBlobHeader(count: Int) {
+    /// Appends a blob of `count` bytes that `writeContent` appends to the buffer itself (no intermediate array).
+    mutating func appendBlob(count: Int, writeContent: (inout [UInt8]) -> Void) {
         bytes.append(Tag.blob.rawValue)
         appendLittleEndian(UInt64(count), byteCount: 4)
-    }
-
-    /// Lets `body` append to the buffer directly (the content announced by `appendBlobHeader`).
-    mutating func withBytes(_ body: (inout [UInt8]) -> Void) {
-        body(&bytes)
+        writeContent(&bytes)
     }
 
     /// Replaces the first value, an integer (the row id, assigned once the row is queued).
@@ -74,39 +63,5 @@ struct SQLiteRow: Sendable {
 
     private mutating func appendLittleEndian(_ value: UInt64, byteCount: Int) {
         for offset in 0..<byteCount { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * offset))) }
-    }
-
-    /// Reads the little-endian number of `byteCount` bytes at `offset`.
-    static func number(in bytes: some RandomAccessCollection<UInt8>, at offset: Int, byteCount: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for position in 0..<byteCount {
-            value |= UInt64(bytes[bytes.index(bytes.startIndex, offsetBy: offset + position)]) << (8 * position)
-        }
-        return value
-    }
-
-    /// The values, decoded.
-    var values: [SQLiteValue] {
-        var values: [SQLiteValue] = []
-        var offset = 0
-        while offset < bytes.count {
-            let tag = Tag(rawValue: bytes[offset])
-            offset += 1
-            switch tag {
-            case .null?:
-                values.append(.null)
-            case .integer?:
-                values.append(.integer(Int64(bitPattern: Self.number(in: bytes, at: offset, byteCount: 8))))
-                offset += 8
-            case .text?, .blob?:
-                let count = Int(Self.number(in: bytes, at: offset, byteCount: 4))
-                let content = bytes[offset + 4..<offset + 4 + count]
-                values.append(tag == .text ? .text(String(decoding: content, as: UTF8.self)) : .blob(Array(content)))
-                offset += 4 + count
-            case nil:
-                preconditionFailure("not a row: tag \(bytes[offset - 1]) at \(offset - 1)")
-            }
-        }
-        return values
     }
 }

@@ -28,11 +28,8 @@ struct EncodedDelivery: Sendable {
         self.init(record, id: id, jsonCount: json.byteCount) { json.append(to: &$0) }
     }
 
-    init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
-        self.init(record, id: id, jsonCount: json.count) { $0.append(contentsOf: json) }
-    }
-
-    private init(_ record: DeliveryRecord, id: Int64, jsonCount: Int, appendJSON: (inout [UInt8]) -> Void) {
+    /// `appendJSON` appends the record's JSON, `jsonCount` bytes, to the row's buffer.
+    init(_ record: DeliveryRecord, id: Int64, jsonCount: Int, appendJSON: (inout [UInt8]) -> Void) {
         self.id = id
         apnsKey = SQLiteLookupKey.apnsIDKey(record.apnsID)
         tokenKey = record.deviceToken.map(SQLiteLookupKey.tokenKey)
@@ -43,8 +40,7 @@ struct EncodedDelivery: Sendable {
         row.append(id)
         for field in DeliveryRecord.columnFields { row.append(field.value(record)) }
         row.append(.text(""))  // the search column, kept for older files: search reads the record JSON
-        row.appendBlobHeader(count: jsonCount)
-        row.withBytes(appendJSON)
+        row.appendBlob(count: jsonCount, writeContent: appendJSON)
         row.append(apnsKey)
         row.append(tokenKey.map { .integer($0) } ?? .null)
         self.row = row
