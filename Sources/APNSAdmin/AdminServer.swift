@@ -46,6 +46,8 @@ public final class AdminServer: @unchecked Sendable {
     private var parked: [Int: ParkedRequest] = [:]
     /// While stopping: the answers sent to parked requests and not yet written (loop thread only).
     private var unwrittenStopAnswers: [ParkedRequest] = []
+    /// The stop event has run: the loop ends as soon as `unwrittenStopAnswers` is empty (loop thread only).
+    private var ending = false
     private var nextTicket = 0
     /// Host, Origin and Content-Type checks when no token protects the API (`AdminRequestGuard`).
     private let requestGuard: AdminRequestGuard
@@ -320,12 +322,17 @@ public final class AdminServer: @unchecked Sendable {
             awaitWrite(of: entry)
             send(Self.stoppingAnswer, to: entry.request)
         }
+        ending = true
         if unwrittenStopAnswers.isEmpty {
             event_base_loopbreak(base)
         } else {
             var bound = timeval(tv_sec: Int(Self.replyStopBound), tv_usec: 0)
             event_base_loopexit(base, &bound)
         }
+    }
+
+    private func endIfAllStopAnswersWritten() {
+        if ending && unwrittenStopAnswers.isEmpty { event_base_loopbreak(base) }
     }
 
     /// While stopping: the loop ends only once the answer about to be sent to `entry` is written (or its
@@ -340,7 +347,7 @@ public final class AdminServer: @unchecked Sendable {
 
     private func stopAnswerWritten(_ request: OpaquePointer) {
         unwrittenStopAnswers.removeAll { $0.request == request }
-        if unwrittenStopAnswers.isEmpty { event_base_loopbreak(base) }
+        endIfAllStopAnswersWritten()
     }
 
     /// libevent is about to free the connection and its pending requests: forget parked ones on it.
@@ -350,7 +357,7 @@ public final class AdminServer: @unchecked Sendable {
         }
         guard unwrittenStopAnswers.contains(where: { $0.connection == connection }) else { return }
         unwrittenStopAnswers.removeAll { $0.connection == connection }
-        if unwrittenStopAnswers.isEmpty { event_base_loopbreak(base) }
+        endIfAllStopAnswersWritten()
     }
 
     // MARK: - Helpers
