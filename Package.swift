@@ -101,7 +101,9 @@ let package = Package(
         .testTarget(name: "APNSStoreTests", dependencies: ["APNSStore", "APNSCore", "DeliveryFixtures"]),
         .testTarget(
             name: "APNSAdminTests",
-            dependencies: ["APNSAdmin", "APNSAdminClient", "APNSMetrics", "APNSStore", "APNSCore", "DeliveryFixtures"]
+            dependencies: [
+                "APNSAdmin", "APNSAdminClient", "APNSMetrics", "APNSStore", "APNSCore", "DeliveryFixtures", "APNSClient",
+            ]
         ),
         .testTarget(name: "DeliveryRenderingTests", dependencies: ["DeliveryRendering", "DeliveryFixtures"]),
         // Store throughput, printed by `make bench` (scripts/bench); not part of `make test`.

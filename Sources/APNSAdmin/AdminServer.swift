@@ -10,9 +10,19 @@ private import CNative
 /// Long polls never block the event loop: each runs `waitForNext` on its own worker thread (at most
 /// `maxParkedLongPolls` at once, more get 503), which queues the finished response and wakes the loop with
 /// `event_active`; the loop sends it unless the client went away meanwhile (the connection's close callback
-/// cancels it).
+/// cancels it) and joins the thread.
+///
+/// `stop()` ends what it started before it returns: it cancels the long polls still waiting, waits for their
+/// threads (at most `longPollStopBound` seconds), has the loop answer every parked request (the record that came,
+/// else 503 "stopping") and waits until those answers are written or their connections gone (at most
+/// `replyStopBound` seconds), then joins the loop thread. No thread it started holds the server afterwards, so
+/// its libevent objects are freed by whoever releases it last, never on one of its threads after `stop()`.
 public final class AdminServer: @unchecked Sendable {
     public static let maxParkedLongPolls = 64
+    /// How long `stop()` waits for a cancelled long poll's thread (one still inside a store read).
+    static let longPollStopBound = 5.0
+    /// How long the stopping loop waits for its last answers to be written.
+    static let replyStopBound = 5.0
 
     private let router: AdminRouter
     // The C handles below are used on the loop thread only, except `event_base_loopbreak` and `event_active`, which
@@ -25,12 +35,19 @@ public final class AdminServer: @unchecked Sendable {
     /// right after start hung. An active event waits for the loop instead.)
     private var stopEvent: OpaquePointer?
     private let boundPort: Int
-    private let loopDone = DispatchSemaphore(value: 0)
+    /// The event-loop thread (set by `start`, joined by `stop`).
+    private var loopThread: JoinableThread?
     private let lifecycle = Locked(Lifecycle.created)
     /// Finished long polls waiting to be sent, and whether the loop still exists to send them.
     private let completions = Locked(Completions())
+    /// Long polls whose thread runs, by ticket; `stopping` once `stop()` has taken them (no new ones start then).
+    private let longPolls = Locked(LongPolls())
     /// Parked requests by ticket, touched on the loop thread only.
     private var parked: [Int: ParkedRequest] = [:]
+    /// While stopping: the answers sent to parked requests and not yet written (loop thread only).
+    private var unwrittenStopAnswers: [ParkedRequest] = []
+    /// The stop event has run: the loop ends as soon as `unwrittenStopAnswers` is empty (loop thread only).
+    private var ending = false
     private var nextTicket = 0
     /// Host, Origin and Content-Type checks when no token protects the API (`AdminRequestGuard`).
     private let requestGuard: AdminRequestGuard
@@ -40,6 +57,15 @@ public final class AdminServer: @unchecked Sendable {
     private struct Completions {
         var ready: [(ticket: Int, response: AdminResponse)] = []
         var loopAlive = true
+        /// The loop's wake event (set once in `init`): made active when `ready` grows.
+        var wakeEvent: OpaquePointer?
+    }
+
+    private enum LongPollStart { case started, stopping, failed(String) }
+
+    private struct LongPolls {
+        var running: [Int: (thread: JoinableThread, cancellation: LongPollCancellation)] = [:]
+        var stopping = false
     }
 
     private struct ParkedRequest {
@@ -83,9 +109,10 @@ public final class AdminServer: @unchecked Sendable {
             guard let context else { return }
             Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().sendFinishedLongPolls()
         }, context)
+        completions.withLock { [wakeEvent] in $0.wakeEvent = wakeEvent }
         stopEvent = event_new(base, -1, 0, { _, _, context in
             guard let context else { return }
-            event_base_loopbreak(Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().base)
+            Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().answerParkedAndEnd()
         }, context)
     }
 
@@ -108,25 +135,41 @@ public final class AdminServer: @unchecked Sendable {
             return true
         }
         guard canStart else { throw AdminServerError.libevent("start() called twice or after stop()") }
-        let thread = Thread { [self] in
-            event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
-            loopDone.signal()
+        do {
+            loopThread = try JoinableThread(name: "apns-admin") { [self] in
+                event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
+            }
+        } catch {
+            lifecycle.withLock { $0 = .stopped }
+            throw AdminServerError.libevent("\(error)")
         }
-        thread.name = "apns-mock admin"
-        thread.start()
     }
 
-    /// Stops the loop and waits for its thread; parked long polls are dropped (their connections close).
+    /// Stops the server; when it returns, no thread it started is running (see the type's comment). Parked long
+    /// polls are answered: the record if one came, else 503 with `Connection: close`.
     public func stop() {
         let wasRunning = lifecycle.withLock { state -> Bool in
             defer { state = .stopped }
             return state == .running
         }
-        completions.withLock { $0.loopAlive = false }
-        guard wasRunning else { return }
+        guard wasRunning else {
+            completions.withLock { $0.loopAlive = false }
+            return
+        }
+        let running = longPolls.withLock { polls in
+            polls.stopping = true
+            return Array(polls.running.values)
+        }
+        for poll in running { poll.cancellation.cancel() }
+        for poll in running { _ = poll.thread.join(within: Self.longPollStopBound) }
         if let stopEvent { event_active(stopEvent, Int32(EV_READ), 0) } else { event_base_loopbreak(base) }
-        loopDone.wait()
+        loopThread?.join()
+        // A long poll that outlived its bound finds the loop gone and never touches the base.
+        completions.withLock { $0.loopAlive = false }
     }
+
+    /// Test hook: long-poll threads started and not yet joined.
+    var runningLongPolls: Int { longPolls.withLock { $0.running.count } }
 
     // MARK: - Loop thread
 
@@ -194,6 +237,47 @@ public final class AdminServer: @unchecked Sendable {
         }
         nextTicket += 1
         let ticket = nextTicket
+        let store = router.store
+        let router = router
+        let completions = completions
+        // The thread holds the store, the router and the completions box, never the server: a server released
+        // while a long poll outlived `stop()`'s bound is still freed where it is released.
+        let cancellation = LongPollCancellation()
+        let started = longPolls.withLock { polls -> LongPollStart in
+            guard !polls.stopping else { return .stopping }
+            do throws(ThreadStartError) {
+                let thread = try JoinableThread(name: "apns-admin-poll") {
+                    let outcome = Result { () throws(DeliveryStoreError) in
+                        try store.waitForNext(filter, after: afterID, timeout: timeout, cancellation: cancellation)
+                    }
+                    let response: AdminResponse
+                    if case .success(nil) = outcome, cancellation.isCancelled {
+                        response = Self.stoppingAnswer
+                    } else {
+                        response = router.longPollResponse(outcome)
+                    }
+                    completions.withLock { state in
+                        guard state.loopAlive, let wakeEvent = state.wakeEvent else { return }
+                        state.ready.append((ticket, response))
+                        event_active(wakeEvent, Int32(EV_READ), 0)
+                    }
+                }
+                polls.running[ticket] = (thread, cancellation)
+                return .started
+            } catch {
+                return .failed(error.description)
+            }
+        }
+        switch started {
+        case .stopping:
+            send(Self.stoppingAnswer, to: request)
+            return
+        case .failed(let message):
+            send(.error(503, message), to: request)
+            return
+        case .started:
+            break
+        }
         let connection = evhttp_request_get_connection(request)
         parked[ticket] = ParkedRequest(request: request, connection: connection)
         if let connection {
@@ -202,32 +286,68 @@ public final class AdminServer: @unchecked Sendable {
                 Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().connectionClosed(connection)
             }, Unmanaged.passUnretained(self).toOpaque())
         }
-        let store = router.store
-        let router = router
-        let worker = Thread { [self] in
-            let outcome = Result { () throws(DeliveryStoreError) in
-                try store.waitForNext(filter, after: afterID, timeout: timeout)
-            }
-            let response = router.longPollResponse(outcome)
-            completions.withLock { state in
-                guard state.loopAlive, let wakeEvent else { return }
-                state.ready.append((ticket, response))
-                event_active(wakeEvent, Int32(EV_READ), 0)
-            }
-        }
-        worker.name = "apns-mock admin long poll"
-        worker.start()
     }
 
+    /// What a long poll gets when the server stops before a record came.
+    static let stoppingAnswer: AdminResponse = {
+        var response = AdminResponse.error(503, "the admin API is stopping")
+        response.extraHeaders.append(.init(name: "Connection", value: "close"))
+        return response
+    }()
+
+    /// Sends the answers long-poll threads queued; once `stop()` has begun, the loop ends only after they are written.
     private func sendFinishedLongPolls() {
         let ready = completions.withLock { state in
             defer { state.ready = [] }
             return state.ready
         }
+        guard !ready.isEmpty else { return }
+        let stopping = longPolls.withLock { $0.stopping }
         for (ticket, response) in ready {
+            // The thread has queued its answer, its last act: joining it waits only for its return.
+            longPolls.withLock { $0.running.removeValue(forKey: ticket) }?.thread.join()
             guard let entry = parked.removeValue(forKey: ticket) else { continue }
+            if stopping { awaitWrite(of: entry) }
             send(response, to: entry.request)
         }
+    }
+
+    /// The stop event, on the loop: answers every parked request (the finished long polls' answers, 503 for any
+    /// whose thread outlived the bound) and ends the loop once those answers are written or their connections gone.
+    private func answerParkedAndEnd() {
+        sendFinishedLongPolls()
+        let remaining = parked
+        parked.removeAll()
+        for entry in remaining.values {
+            awaitWrite(of: entry)
+            send(Self.stoppingAnswer, to: entry.request)
+        }
+        ending = true
+        if unwrittenStopAnswers.isEmpty {
+            event_base_loopbreak(base)
+        } else {
+            var bound = timeval(tv_sec: Int(Self.replyStopBound), tv_usec: 0)
+            event_base_loopexit(base, &bound)
+        }
+    }
+
+    private func endIfAllStopAnswersWritten() {
+        if ending && unwrittenStopAnswers.isEmpty { event_base_loopbreak(base) }
+    }
+
+    /// While stopping: the loop ends only once the answer about to be sent to `entry` is written (or its
+    /// connection gone).
+    private func awaitWrite(of entry: ParkedRequest) {
+        unwrittenStopAnswers.append(entry)
+        evhttp_request_set_on_complete_cb(entry.request, { request, context in
+            guard let request, let context else { return }
+            Unmanaged<AdminServer>.fromOpaque(context).takeUnretainedValue().stopAnswerWritten(request)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func stopAnswerWritten(_ request: OpaquePointer) {
+        unwrittenStopAnswers.removeAll { $0.request == request }
+        endIfAllStopAnswersWritten()
     }
 
     /// libevent is about to free the connection and its pending requests: forget parked ones on it.
@@ -235,6 +355,9 @@ public final class AdminServer: @unchecked Sendable {
         for (ticket, entry) in parked where entry.connection == connection {
             parked.removeValue(forKey: ticket)
         }
+        guard unwrittenStopAnswers.contains(where: { $0.connection == connection }) else { return }
+        unwrittenStopAnswers.removeAll { $0.connection == connection }
+        endIfAllStopAnswersWritten()
     }
 
     // MARK: - Helpers

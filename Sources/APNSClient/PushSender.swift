@@ -76,19 +76,16 @@ public final class PushSender: Sendable {
     public func send(
         count: Int, job: @escaping @Sendable (Int) -> BuiltPush, onOutcome: @escaping @Sendable (PushOutcome) -> Void
     ) -> PushRunSummary {
-        let queue = PushWorkQueue(count: count, keepOrder: configuration.keepLiveActivityOrder, job: job)
         let started = ContinuousClock.now
         let threads = max(1, min(configuration.connections, count))
+        // Each thread is a lane of the queue with its own share of the pushes, so the spread is exact.
+        let queue = PushWorkQueue(count: count, keepOrder: configuration.keepLiveActivityOrder, lanes: threads, job: job)
         let group = DispatchGroup()
-        // Each thread's first connection attempt (connected or failed), awaited before any push is sent, so that a
-        // connection whose handshake is slower than the others still gets its share instead of a drained queue.
-        let firstAttempts = DispatchGroup()
         state.withLock { $0.activeThreads = threads }
-        for _ in 0..<threads {
+        for lane in 0..<threads {
             group.enter()
-            firstAttempts.enter()
             let thread = Thread { [self] in
-                runConnections(queue: queue, firstAttempts: firstAttempts, onOutcome: onOutcome)
+                runConnections(queue: queue, lane: lane, onOutcome: onOutcome)
                 group.leave()
             }
             thread.stackSize = 1 << 20
@@ -110,18 +107,10 @@ public final class PushSender: Sendable {
 
     /// One thread's connections, one after another (a new one after GOAWAY or a lost connection).
     private func runConnections(
-        queue: PushWorkQueue, firstAttempts: DispatchGroup, onOutcome: @escaping @Sendable (PushOutcome) -> Void
+        queue: PushWorkQueue, lane: Int, onOutcome: @escaping @Sendable (PushOutcome) -> Void
     ) {
         var failuresInARow = 0
         var fruitlessConnections = 0
-        var attempted = false
-        func firstAttemptDone() {
-            if !attempted {
-                attempted = true
-                firstAttempts.leave()
-            }
-        }
-        defer { firstAttemptDone() }
         while !queue.isFinished {
             // A server that closes every connection before answering anything would keep us reconnecting forever.
             if fruitlessConnections >= 5 {
@@ -137,7 +126,6 @@ public final class PushSender: Sendable {
                 connection = try HTTP2ClientConnection(
                     endpoint: configuration.endpoint, tls: configuration.tls, timeout: configuration.connectTimeout)
             } catch {
-                firstAttemptDone()
                 failuresInARow += 1
                 let giveUp = state.withLock { state -> Bool in
                     // A thread that never connected stops at once (the others carry the work); once a connection
@@ -153,6 +141,7 @@ public final class PushSender: Sendable {
                     return false
                 }
                 if giveUp {
+                    queue.release(lane: lane)
                     if state.withLock({ $0.activeThreads == 0 }) {
                         let dropped = queue.abandonUnsent()
                         state.withLock { $0.summary.notSent += dropped }
@@ -163,8 +152,6 @@ public final class PushSender: Sendable {
                 continue
             }
             failuresInARow = 0
-            firstAttemptDone()
-            firstAttempts.wait()  // the connect timeout bounds every other thread's first attempt
             let number = state.withLock { state -> Int in
                 state.connectionsOpened += 1
                 state.everConnected = true
@@ -173,7 +160,7 @@ public final class PushSender: Sendable {
                 return state.connectionsOpened
             }
             let finishedBefore = queue.finished
-            let (end, retired) = exchange(on: connection, number: number, queue: queue, onOutcome: onOutcome)
+            let (end, retired) = exchange(on: connection, number: number, queue: queue, lane: lane, onOutcome: onOutcome)
             fruitlessConnections = queue.finished > finishedBefore ? 0 : fruitlessConnections + 1
             state.withLock { $0.summary.peakInFlight = max($0.summary.peakInFlight, connection.peakInFlight) }
             if case .finished = end, retired {
@@ -190,7 +177,7 @@ public final class PushSender: Sendable {
     }
 
     private func exchange(
-        on connection: HTTP2ClientConnection, number: Int, queue: PushWorkQueue,
+        on connection: HTTP2ClientConnection, number: Int, queue: PushWorkQueue, lane: Int,
         onOutcome: @escaping @Sendable (PushOutcome) -> Void
     ) -> (HTTP2ClientConnection.End, retired: Bool) {
         var inFlight: [Int: Attempt] = [:]
@@ -200,7 +187,7 @@ public final class PushSender: Sendable {
         var retired = false
         let end = connection.exchange(maxInFlight: configuration.concurrency, requestTimeout: configuration.requestTimeout) {
             if retired { return .done }
-            switch queue.take(skip: { index, why in
+            switch queue.take(lane: lane, skip: { index, why in
                 var outcome = PushOutcome(index: index, deviceToken: queue.push(at: index).deviceToken)
                 outcome.skipped = why
                 report(outcome, onOutcome)

@@ -37,11 +37,12 @@ final class DurableSignal: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Blocks until the durable id passes `seen`, the store closes, or `deadline` passes. True when it moved.
-    func waitForChange(from seen: Int64, until deadline: Date) -> Bool {
+    /// Blocks until the durable id passes `seen`, the store closes, `cancellation` is cancelled, or `deadline`
+    /// passes. True when it moved.
+    func waitForChange(from seen: Int64, until deadline: Date, cancellation: LongPollCancellation? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while durableID <= seen && !closed {
+        while durableID <= seen && !closed && !(cancellation?.isCancelled ?? false) {
             parkedNow += 1
             parkedEver += 1
             let woken = condition.wait(until: deadline)
@@ -53,19 +54,28 @@ final class DurableSignal: @unchecked Sendable {
 
     /// The long-poll loop both stores use: query for the next match; if there is none, remember that nothing up to
     /// the durable id seen before the query matched (so the next query scans only newer rows) and wait for a commit.
+    /// With a `cancellation`, its `cancel()` ends the wait at once (`LongPollCancellation`).
     func waitForNext(
-        after afterID: Int64, timeout: Duration,
+        after afterID: Int64, timeout: Duration, cancellation: LongPollCancellation? = nil,
         next: (_ afterID: Int64) throws(DeliveryStoreError) -> DeliveryRecord?
     ) throws(DeliveryStoreError) -> DeliveryRecord? {
         let clamped = min(max(timeout, .zero), maxWait)
         let deadline = Date().addingTimeInterval(clamped.inSeconds)
         var scanFrom = afterID
-        while true {
-            let seen = current
-            if let record = try next(scanFrom) { return record }
-            scanFrom = max(scanFrom, seen)
-            guard waitForChange(from: seen, until: deadline) else { return nil }
+        func wait() throws(DeliveryStoreError) -> DeliveryRecord? {
+            while true {
+                let seen = current
+                if let record = try next(scanFrom) { return record }
+                scanFrom = max(scanFrom, seen)
+                guard waitForChange(from: seen, until: deadline, cancellation: cancellation) else { return nil }
+            }
         }
+        guard let cancellation else { return try wait() }
+        return try cancellation.whileWaiting(wake: { [condition] in
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+        }, wait)
     }
 
     /// `waitForNext` for a store whose commits advance this signal: the next durable record matching `filter`.

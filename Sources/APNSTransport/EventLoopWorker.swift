@@ -44,7 +44,8 @@ final class EventLoopWorker: @unchecked Sendable {
     let spareStreams = SpareStreams(limit: 256)
     private let shutdownGrace = Locked<Double>(10)
     private let openConnections = Atomic<Int>(0)
-    private let stopped = DispatchSemaphore(value: 0)
+    /// The loop thread (set by `startThread` before the loop runs; `waitUntilStopped` joins it).
+    private var thread: JoinableThread?
     /// Timers of delayed responses and delayed connection starts (fault injection), freed when they fire or at exit.
     private var timers: [ObjectIdentifier: LoopTimer] = [:]
 
@@ -111,14 +112,11 @@ final class EventLoopWorker: @unchecked Sendable {
         return Self.boundPort(of: evconnlistener_get_fd(listener))
     }
 
-    func startThread() {
-        let thread = Thread { [self] in
+    func startThread() throws {
+        thread = try JoinableThread(name: "apns-loop-\(index)") { [self] in
             event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
-            closeAllConnections()
-            stopped.signal()
+            tearDown()
         }
-        thread.name = "apns-mock-loop-\(index)"
-        thread.start()
     }
 
     func requestShutdown(gracePeriod: Double) {
@@ -126,7 +124,11 @@ final class EventLoopWorker: @unchecked Sendable {
         event_active(shutdownEvent, 0, 0)
     }
 
-    func waitUntilStopped() { stopped.wait() }
+    /// Returns once the loop thread has ended (at once if it never started): every connection, session and SSL
+    /// object of this worker is freed by then, on that thread, and the thread holds no reference to the worker.
+    func waitUntilStopped() {
+        thread?.join()
+    }
 
     /// Thread-safe: queue a response for a connection of this worker and wake the loop.
     func post(_ pending: PendingResponse) {
@@ -293,7 +295,13 @@ final class EventLoopWorker: @unchecked Sendable {
         timer.start(base: base, milliseconds: milliseconds)
     }
 
-    private func closeAllConnections() {
+    /// After the loop has ended, on its thread: closes every connection (its handler is told, its nghttp2 session
+    /// deleted), cancels the timers, frees the listeners (the ports are free when shutdown returns), then runs the
+    /// finalizers `bufferevent_free` left on the base, which free each connection's SSL object and close its socket.
+    /// libevent defers those to the loop's next pass, and the loop has stopped: without this pass they ran in
+    /// `event_base_free`, wherever the worker's last reference happened to go. What remains for `deinit` are plain
+    /// libevent objects (the base and its internal events), none of them OpenSSL's or nghttp2's.
+    private func tearDown() {
         for socket in handoff.close() {
             faults.openConnections.wrappingSubtract(1, ordering: .relaxed)
             close(socket.fd)
@@ -302,7 +310,13 @@ final class EventLoopWorker: @unchecked Sendable {
         timers.removeAll()
         for driver in Array(connections.values) { driver.close() }
         acceptPause = nil
+        for entry in listeners { evconnlistener_free(entry.listener) }
+        listeners.removeAll()
+        event_base_loop(base, EVLOOP_NONBLOCK)
     }
+
+    /// Test hook: callbacks waiting on this worker's base for a loop pass (pending finalizers among them).
+    var pendingCallbacks: Int { Int(event_base_get_num_events(base, UInt32(EVENT_BASE_COUNT_ACTIVE))) }
 
     // MARK: - Socket helpers
 

@@ -51,7 +51,7 @@ public enum TransportError: Error, CustomStringConvertible {
 /// listener on every configured port. The thread that accepts a socket hands it to the thread with the fewest
 /// connections (`ConnectionHandoff`); a connection then stays on that thread, and its handler is called only there.
 public final class HTTP2Server: Sendable {
-    private let workers: [EventLoopWorker]
+    let workers: [EventLoopWorker]
     private let listeners: [ListenerConfiguration]
     private let boundPorts: Locked<[Int]> = Locked([])
 
@@ -89,14 +89,24 @@ public final class HTTP2Server: Sendable {
             ports.append(port)
         }
         boundPorts.withLock { $0 = ports }
-        for worker in workers { worker.startThread() }
+        for worker in workers {
+            do {
+                try worker.startThread()
+            } catch {
+                // The threads already running stop again; the server is then as if never started.
+                shutdown(gracePeriod: 0)
+                throw TransportError.eventLoop("\(error)")
+            }
+        }
         return ports
     }
 
     public var ports: [Int] { boundPorts.withLock { $0 } }
 
     /// Graceful shutdown: stop accepting, GOAWAY(NO_ERROR) on every connection, let in-flight streams finish, and
-    /// close. Connections still open after `gracePeriod` seconds are closed. Blocks until every thread has exited.
+    /// close. Connections still open after `gracePeriod` seconds are closed. Returns once every loop thread has
+    /// ended (joined): every connection's handler has been told, every nghttp2 session and SSL object freed and
+    /// every listening port closed, on those threads; none of them still holds a reference to this server's objects.
     public func shutdown(gracePeriod: Double = 10) {
         for worker in workers { worker.requestShutdown(gracePeriod: gracePeriod) }
         for worker in workers { worker.waitUntilStopped() }

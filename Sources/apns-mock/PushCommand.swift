@@ -89,7 +89,7 @@ struct PushCommand: ParsableCommand {
     var repeatCount: Int = 1
     @Option(help: ArgumentHelp("Requests in flight per connection (never more than the server allows).", valueName: "n"))
     var concurrency: Int = 1
-    @Option(help: ArgumentHelp("Connections to spread the pushes over (sending starts once each has connected or failed).", valueName: "k"))
+    @Option(help: ArgumentHelp("Connections to spread the pushes over: each sends an equal share (one that cannot connect hands its share to the others).", valueName: "k"))
     var connections: Int = 1
     @Option(help: ArgumentHelp("Send the pushes listed in a JSON file ({\"pushes\":[{\"deviceToken\",\"pushType\",\"topic\",\"priority\",\"payload\"},…]}) over the same connections and token.", valueName: "file"))
     var requests: String?
