@@ -5,11 +5,17 @@
 public struct JSONWriter {
     /// The JSON written so far.
     @inlinable public var bytes: [UInt8] { output.array }
-    @usableFromInline let output = JSONOutputBytes()
-    /// Whether the next member/element needs a leading comma, per open container.
-    @usableFromInline var needsComma: [Bool] = []
+    @usableFromInline let output: JSONOutputBytes
+    /// Whether the next member/element needs a leading comma, per open container: bit `d - 1` for the container at
+    /// depth `d` (the first 64 levels, a record's few without an allocation), `deeperCommas` past them.
+    @usableFromInline var commas: UInt64 = 0
+    @usableFromInline var depth = 0
+    @usableFromInline var deeperCommas: [Bool] = []
 
-    @inlinable public init() {}
+    @inlinable public init() { output = JSONOutputBytes(capacity: 256) }
+
+    /// A writer whose first `capacity` bytes need no further allocation (the writer and its bytes are one).
+    @inlinable public init(capacity: Int) { output = JSONOutputBytes(capacity: max(capacity, 16)) }
 
     /// How many bytes were written so far.
     @inlinable public var byteCount: Int { output.count }
@@ -21,10 +27,21 @@ public struct JSONWriter {
 
     @inlinable public mutating func reserve(_ capacity: Int) { output.reserve(capacity - output.count) }
 
-    @inlinable public mutating func beginObject() { output.append(UInt8(ascii: "{")); needsComma.append(false) }
-    @inlinable public mutating func endObject() { output.append(UInt8(ascii: "}")); needsComma.removeLast() }
-    @inlinable public mutating func beginArray() { output.append(UInt8(ascii: "[")); needsComma.append(false) }
-    @inlinable public mutating func endArray() { output.append(UInt8(ascii: "]")); needsComma.removeLast() }
+    @inlinable public mutating func beginObject() { output.append(UInt8(ascii: "{")); open() }
+    @inlinable public mutating func endObject() { output.append(UInt8(ascii: "}")); close() }
+    @inlinable public mutating func beginArray() { output.append(UInt8(ascii: "[")); open() }
+    @inlinable public mutating func endArray() { output.append(UInt8(ascii: "]")); close() }
+
+    @inlinable mutating func open() {
+        depth += 1
+        if depth <= 64 { commas &= ~(1 << UInt64(depth - 1)) } else { deeperCommas.append(false) }
+    }
+
+    @inlinable mutating func close() {
+        precondition(depth > 0, "no container is open")
+        if depth > 64 { deeperCommas.removeLast() }
+        depth -= 1
+    }
 
     /// Starts an array element.
     @inlinable public mutating func element() { separate() }
@@ -87,49 +104,95 @@ public struct JSONWriter {
     }
 
     @inlinable mutating func separate() {
-        guard let last = needsComma.indices.last else { return }
-        if needsComma[last] { output.append(UInt8(ascii: ",")) }
-        needsComma[last] = true
+        guard depth > 0 else { return }
+        if depth <= 64 {
+            let bit: UInt64 = 1 << UInt64(depth - 1)
+            if commas & bit != 0 { output.append(UInt8(ascii: ",")) }
+            commas |= bit
+        } else {
+            if deeperCommas[depth - 65] { output.append(UInt8(ascii: ",")) }
+            deeperCommas[depth - 65] = true
+        }
     }
 
-    @usableFromInline static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// Writes `value` as a JSON string. Scans the UTF-8 bytes in place (no iterator over `String.UTF8View`, which
-    /// cost more than the rest of a record's encoding) and copies the runs between escapes in bulk.
+    /// cost more than the rest of a record's encoding).
     @inlinable public mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { escaped($0) }
     }
 
+    /// Writes UTF-8 bytes (valid UTF-8, e.g. a request body already checked) as a JSON string, as `string` writes
+    /// the same text, without making it a `String` first.
+    @inlinable public mutating func string(utf8: UnsafeBufferPointer<UInt8>) { escaped(utf8) }
+
+    /// Writes straight into the buffer: room for the quotes and every byte is reserved first, the escapes' extra
+    /// bytes as they come, so clean words are stored eight bytes at a time and an escape is a few stores (a
+    /// payload's JSON text escapes a quote every few bytes; a call per run and per escaped byte cost more than the
+    /// rest of the record).
     @inlinable mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
-        output.append(UInt8(ascii: "\""))
-        var runStart = 0
-        if let base = utf8.baseAddress {
-            let count = utf8.count
+        let count = utf8.count
+        output.reserve(count + 2)
+        let state = output.buffer
+        var base = state.pointee.base
+        var at = state.pointee.count
+        // Bytes escapes may add before the buffer must grow.
+        var spare = state.pointee.capacity - at - count - 2
+        base[at] = UInt8(ascii: "\"")
+        at += 1
+        if let source = utf8.baseAddress {
             var index = 0
             while index < count {
                 // Eight bytes at a time while none needs escaping (most of a record: tokens, ids, header values).
-                while index + 8 <= count,
-                    !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                {
+                while index + 8 <= count {
+                    let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                    if Self.mayNeedEscape(word) { break }
+                    UnsafeMutableRawPointer(base + at).storeBytes(of: word, as: UInt64.self)
+                    at += 8
                     index += 8
                 }
                 let end = min(index + 8, count)
                 while index < end {
-                    let byte = base[index]
-                    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                        if runStart < index {
-                            output.append(UnsafeBufferPointer(start: base + runStart, count: index - runStart))
-                        }
-                        escape(byte)
-                        runStart = index + 1
-                    }
+                    let byte = source[index]
                     index += 1
+                    guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                        base[at] = byte
+                        at += 1
+                        continue
+                    }
+                    if spare < 5 {
+                        state.pointee.count = at
+                        // The rest of the text, its closing quote, and room for more escapes.
+                        output.reserve(count - index + 1 + 64 + count / 4)
+                        base = state.pointee.base
+                        spare = state.pointee.capacity - at - (count - index) - 1
+                    }
+                    base[at] = UInt8(ascii: "\\")
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): base[at + 1] = byte
+                    case 0x0A: base[at + 1] = UInt8(ascii: "n")
+                    case 0x0D: base[at + 1] = UInt8(ascii: "r")
+                    case 0x09: base[at + 1] = UInt8(ascii: "t")
+                    default:
+                        base[at + 1] = UInt8(ascii: "u")
+                        base[at + 2] = UInt8(ascii: "0")
+                        base[at + 3] = UInt8(ascii: "0")
+                        base[at + 4] = Self.hexDigit(byte >> 4)
+                        base[at + 5] = Self.hexDigit(byte & 0x0F)
+                        at += 4
+                        spare -= 4
+                    }
+                    at += 2
+                    spare -= 1
                 }
             }
-            if runStart < count { output.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart)) }
         }
-        output.append(UInt8(ascii: "\""))
+        base[at] = UInt8(ascii: "\"")
+        state.pointee.count = at + 1
+    }
+
+    @inlinable static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// Whether any of the eight bytes of `word` is below 0x20, a quote or a backslash (exact for "any": the
@@ -143,20 +206,6 @@ public struct JSONWriter {
         let quote = (quotes &- ones) & ~quotes & highBits
         let backslash = (backslashes &- ones) & ~backslashes & highBits
         return (control | quote | backslash) != 0
-    }
-
-    @usableFromInline mutating func escape(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): output.append(UInt8(ascii: "\\")); output.append(byte)
-        case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\")); output.append(byte)
-        case 0x0A: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "n"))
-        case 0x0D: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "r"))
-        case 0x09: output.append(UInt8(ascii: "\\")); output.append(UInt8(ascii: "t"))
-        default:
-            output.append("\\u00")
-            output.append(Self.hex[Int(byte >> 4)])
-            output.append(Self.hex[Int(byte & 0x0F)])
-        }
     }
 }
 
@@ -239,9 +288,9 @@ extension JSONValue {
 
     @usableFromInline let buffer: UnsafeMutablePointer<Buffer>
 
-    @inlinable init() {
+    @inlinable init(capacity: Int) {
         buffer = .allocate(capacity: 1)
-        buffer.initialize(to: Buffer(base: .allocate(capacity: 256), count: 0, capacity: 256))
+        buffer.initialize(to: Buffer(base: .allocate(capacity: capacity), count: 0, capacity: capacity))
     }
 
     deinit {

@@ -47,7 +47,11 @@ extension DeliveryRecord {
     static let fields: [DeliveryRecordField] = [
         .integer("id", { $0.id }, { $0.id = $1 }, required: false),
         DeliveryRecordField(
-            write: { record, writer in writer.field("receivedAt", iso8601(record.receivedAt)) }, read: nil),
+            write: { record, writer in
+                writer.key("receivedAt")
+                writeISO8601(record.receivedAt, to: &writer)
+            },
+            read: nil),
         DeliveryRecordField(
             write: { record, writer in writer.field("receivedAtNanos", record.receivedAt.nanosecondsSinceEpoch) },
             read: { object, record throws(DeliveryRecordDecodingError) in
@@ -173,7 +177,11 @@ extension DeliveryRecord {
             }),
         DeliveryRecordField(
             write: { record, writer in
-                if let text = record.payloadText {
+                if record.payload.withUnsafeBufferPointer({ isASCII($0) }) {
+                    // ASCII is valid UTF-8: the bytes are the text, written without making a `String` of them.
+                    writer.key("payload")
+                    record.payload.withUnsafeBufferPointer { writer.string(utf8: $0) }
+                } else if let text = record.payloadText {
                     writer.field("payload", text)
                 } else {
                     writer.field("payloadBase64", Data(record.payload).base64EncodedString())

@@ -18,8 +18,7 @@ extension DeliveryRecord {
     /// A writer holding the record's JSON (the SQLite store copies it into its row without the array `jsonBytes`
     /// makes).
     func jsonWriter(providerTokenAsObjects: Bool = false) -> JSONWriter {
-        var writer = JSONWriter()
-        writer.reserve(estimatedJSONByteCount)
+        var writer = JSONWriter(capacity: estimatedJSONByteCount)
         write(to: &writer, providerTokenAsObjects: providerTokenAsObjects)
         return writer
     }
@@ -48,5 +47,23 @@ extension DeliveryRecord {
         writer.beginObject()
         for write in providerTokenAsObjects ? Self.presentedWriters : Self.writers { write(self, &writer) }
         writer.endObject()
+    }
+}
+
+extension DeliveryRecord {
+    /// Whether every byte is ASCII (eight at a time): such a payload is its own UTF-8 text.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= bytes.count {
+            high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(base[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 }

@@ -94,9 +94,10 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
-        // The stored JSON carries id 0 (the row id is the id); a new record already has it, so no copy is made.
+        // The stored JSON carries id 0 (the row id is the id); a new record already has it, so no copy is made
+        // (a conditional expression choosing between the record and a copy copied it either way).
         // The row is encoded here, outside the queue's lock; only its id is set under it.
-        let json = (record.id == 0 ? record : record.withID(0)).jsonWriter()
+        let json = record.id == 0 ? record.jsonWriter() : record.withID(0).jsonWriter()
         var delivery = EncodedDelivery(record, id: 0, json: json)
         let id = queue.enqueueAppend { id in
             delivery.assign(id: id)

@@ -61,7 +61,10 @@ struct SQLiteRow: Sendable {
         for offset in 0..<8 { bytes[1 + offset] = UInt8(truncatingIfNeeded: pattern >> (8 * offset)) }
     }
 
+    /// One append of the value's low `byteCount` bytes (a byte at a time cost an append each, ~30 per row).
     private mutating func appendLittleEndian(_ value: UInt64, byteCount: Int) {
-        for offset in 0..<byteCount { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * offset))) }
+        withUnsafeBytes(of: value.littleEndian) { word in
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: word.prefix(byteCount)))
+        }
     }
 }

@@ -56,10 +56,16 @@ enum SQLiteSchema {
 
     /// One INSERT of `rows` rows: the writer inserts a group's records `rowsPerInsert` at a time, as each statement
     /// run opens its cursors and builds its record buffer anew (allocations SQLite makes per run, not per row).
+    ///
+    /// `OR FAIL` for more than one row: a multi-row INSERT that may abort on a constraint half-way through makes
+    /// SQLite keep a statement journal, a copy of every existing page the statement changes (the table's last page
+    /// and its parents), so that it can undo the statement alone. The writer never needs that: any failed statement
+    /// rolls back the whole transaction (`SQLiteDeliveryWriter.commit`), and FAIL keeps no such copy (9 % less CPU
+    /// per row in a test of 16-row inserts of 2.3 KB rows).
     static func insert(rowCount rows: Int) -> String {
         let names = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"] + keyColumns
         let values = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        return "INSERT INTO deliveries(\(names.joined(separator: ", "))) VALUES "
+        return (rows > 1 ? "INSERT OR FAIL" : "INSERT") + " INTO deliveries(\(names.joined(separator: ", "))) VALUES "
             + Array(repeating: values, count: rows).joined(separator: ", ")
     }
 

@@ -91,4 +91,46 @@ import Testing
         #expect(writer.bytes == Array(expected.utf8))
         #expect(try JSONParser.parse(writer.bytes) == .array(Array(repeating: .string(text), count: 3)))
     }
+
+    /// A writer sized below what the escapes take grows while it writes one string (every size from no spare
+    /// byte up): the output is the string's escapes, byte for byte.
+    @Test func escapesGrowAWriterSizedBelowThem() {
+        let text = String(repeating: "\u{01}\"a\n", count: 40) + "tail"
+        let expected = "\"" + String(repeating: #"\u0001\"a\n"#, count: 40) + "tail\""
+        for capacity in [16, 17, 20, 170, 200, 400] {
+            var writer = JSONWriter(capacity: capacity)
+            writer.string(text)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == expected, "capacity \(capacity)")
+        }
+    }
+
+    /// `string(utf8:)` writes the bytes of a text as `string` writes the text.
+    @Test(arguments: ["", "plain", "q\"b\\\n\u{1f}", "é😀 and more than eight bytes"])
+    func utf8BytesAreWrittenAsTheirText(text: String) {
+        var fromText = JSONWriter()
+        fromText.string(text)
+        var fromBytes = JSONWriter(capacity: 1)
+        Array(text.utf8).withUnsafeBufferPointer { fromBytes.string(utf8: $0) }
+        #expect(fromBytes.bytes == fromText.bytes)
+    }
+
+    /// Members are separated at every depth, past the 64 levels kept in bits too.
+    @Test func containersSeparateMembersAtEveryDepth() throws {
+        var writer = JSONWriter()
+        for _ in 0..<70 {
+            writer.beginArray()
+            writer.element()
+            writer.integer(1)
+            writer.element()
+        }
+        writer.null()
+        writer.endArray()
+        for _ in 0..<69 {
+            writer.element()
+            writer.integer(2)
+            writer.endArray()
+        }
+        let expected = String(repeating: "[1,", count: 70) + "null]" + String(repeating: ",2]", count: 69)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+    }
 }

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 import DeliveryFixtures
 import Foundation
 import Testing
@@ -36,5 +37,32 @@ struct DeliveryRecordJSONTests {
         let fraction = millis - seconds * 1000
         let expected = whole.dropLast() + "." + String(format: "%03d", Int(fraction)) + "Z"
         #expect(DeliveryRecord.iso8601(time) == expected)
+    }
+
+    /// The record writes an ASCII payload from its bytes and the receive time from a buffer on the stack: the
+    /// JSON keeps the text the payload's `String` and `iso8601` give, for ASCII, other UTF-8 and invalid bytes.
+    @Test("payload and receivedAt are written as their texts",
+          arguments: [Array(#"{"aps":{"alert":"a \"quoted\" word"}}"#.utf8), Array("{\"t\":\"日本 🚀\"}".utf8),
+                      [0x7B, 0xFF, 0x7D], [], Array("eight by".utf8) + [0x80]])
+    func payloadAndTimeAreWrittenAsTheirTexts(payload: [UInt8]) throws {
+        var record = makeRecord(receivedAt: Timestamp(nanosecondsSinceEpoch: 1_767_225_600_123_456_789))
+        record.payload = payload
+        let object = try #require(JSONValue.parse(record.jsonBytes))
+        #expect(object["receivedAt"] == .string(DeliveryRecord.iso8601(record.receivedAt)))
+        #expect(object["payload"] == record.payloadText.map(JSONValue.string))
+        #expect(try DeliveryRecord(jsonBytes: record.jsonBytes) == record)
+    }
+
+    /// A non-ASCII byte is found at every position, in the words read eight bytes at a time and in the tail.
+    @Test func asciiIsToldFromOtherBytesAtEveryPosition() {
+        for length in 0..<20 {
+            let ascii = [UInt8](repeating: 0x7F, count: length)
+            #expect(ascii.withUnsafeBufferPointer { DeliveryRecord.isASCII($0) })
+            for position in 0..<length {
+                var bytes = ascii
+                bytes[position] = 0x80
+                #expect(!bytes.withUnsafeBufferPointer { DeliveryRecord.isASCII($0) }, "\(length) \(position)")
+            }
+        }
     }
 }
