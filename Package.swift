@@ -55,7 +55,7 @@ let package = Package(
         // The nghttp2 plumbing the server and the client share (outgoing bodies, header name-value arrays).
         .target(name: "NGHTTP2Bridge", dependencies: ["CNative"]),
         .target(name: "APNSTransport", dependencies: ["CNative", "HTTPContract", "NGHTTP2Bridge"]),
-        .target(name: "APNSStore", dependencies: ["CNative", "APNSJSON", "APNSCore"]),
+        .target(name: "APNSStore", dependencies: ["CNative", "APNSJSON", "APNSCore", "HTTPContract"]),
         .target(
             name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
             resources: [.copy("Inspector")]

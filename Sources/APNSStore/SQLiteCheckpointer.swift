@@ -1,4 +1,5 @@
 import Foundation
+import HTTPContract
 
 /// Copies the WAL back into the database file on its own thread and connection, so a group commit never waits for
 /// a checkpoint.
@@ -20,7 +21,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private let condition = NSCondition()
     private var requested = false
     private var closed = false
-    private let finished = DispatchSemaphore(value: 0)
+    /// Joined by `close()`: the thread's connection is closed and released before `close()` returns.
+    private var thread: JoinableThread?
     /// Used only on the checkpointer thread after `init`.
     private let connection: SQLiteConnection
 
@@ -30,13 +32,14 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     ) throws(DeliveryStoreError) {
         connection = try SQLiteConnection(path: path, mode: .readWrite)
         self.onCheckpoint = onCheckpoint
-        let thread = Thread { [self] in
-            run()
-            connection.close()
-            finished.signal()
+        do {
+            thread = try JoinableThread(name: "apns-mock store checkpointer") { [self] in
+                run()
+                connection.close()
+            }
+        } catch {
+            throw .sqlite(code: 1, message: "\(error)")
         }
-        thread.name = "apns-mock store checkpointer"
-        thread.start()
     }
 
     /// Asks for a checkpoint soon; returns at once.
@@ -53,7 +56,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         closed = true
         condition.signal()
         condition.unlock()
-        finished.wait()
+        thread?.join()
     }
 
     private func run() {

@@ -1,5 +1,6 @@
 import APNSCore
 import Foundation
+import HTTPContract
 import Synchronization
 
 /// The default store: one SQLite file in WAL mode, written by a single writer thread with group commit.
@@ -30,7 +31,9 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     private let readerLock = NSLock()
     private let reader: SQLiteDeliveryReader
     private let lookups: SQLiteLookupIndex
-    private let writerDone = DispatchSemaphore(value: 0)
+    /// The writer thread; `close()` joins it, so the writer and its SQLite statements are released on that thread
+    /// before `close()` returns, not later while the process exits.
+    private let writerThread: JoinableThread
     private let closed = Atomic<Bool>(false)
 
     /// Opens (creating if needed) the store at `path`; `directory/fileName` is the usual path.
@@ -65,12 +68,11 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         let writer = try SQLiteDeliveryWriter(
             connection: writeConnection, checkpointer: try SQLiteCheckpointer(path: path), lookups: lookups,
             retention: retention, clock: clock, signal: signal, syncOnRestart: durability == .powerLoss)
-        let thread = Thread { [queue, writerDone] in
-            writer.run(queue)
-            writerDone.signal()
+        do {
+            writerThread = try JoinableThread(name: "apns-mock store writer") { [queue] in writer.run(queue) }
+        } catch {
+            throw .sqlite(code: 1, message: "\(error)")
         }
-        thread.name = "apns-mock store writer"
-        thread.start()
     }
 
     /// Opens `directory/deliveries.sqlite`, creating the directory if needed.
@@ -150,7 +152,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.close()
-        writerDone.wait()
+        writerThread.join()
         signal.close()
     }
 
