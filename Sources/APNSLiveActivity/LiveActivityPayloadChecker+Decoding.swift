@@ -25,7 +25,12 @@ extension LiveActivityPayloadChecker {
             return
         }
         guard let (schema, note) = schemaForUpdate(contentState, context: context) else {
-            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
+            if context.schemas.isEmpty, report.warnings.isEmpty {
+                // The one warning of an update to a mock without schemas: shared, not an array per push.
+                report.warnings = noSchemasWarnings
+            } else {
+                report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
+            }
             return
         }
         report.schema = schema
@@ -89,6 +94,7 @@ extension LiveActivityPayloadChecker {
     static func schemaForUpdate(
         _ contentState: JSONValue, context: LiveActivityCheckContext
     ) -> (ActivitySchema, String?)? {
+        guard !context.schemas.isEmpty else { return nil }
         if let known = context.activityAttributesType {
             return schema(named: known, in: context.schemas).map { ($0, nil) }
         }
@@ -123,6 +129,9 @@ extension LiveActivityPayloadChecker {
     private static let noSchemasReason = "content-state was not checked: no ActivityAttributes schemas are "
         + "configured; start the mock with --activity-source PATH (the app's Swift files) or declare the schema in "
         + "the config file"
+
+    /// `noSchemasReason` as the only warning of a report.
+    private static let noSchemasWarnings = [LiveActivityWarningCode.contentStateUnchecked.warning(noSchemasReason)]
 
     enum DecodedArea {
         case attributes, contentState
