@@ -101,13 +101,15 @@ extension LiveActivityDeviceState {
         }
         guard record.activity.state == nil else {
             var applied = false
-            return judge(push, event: event, payload: payload, report: report, record: &record, now: now, applied: &applied)
+            return judge(
+                push, event: event, payload: payload, report: report, record: &record, now: now, applied: &applied)
         }
         record.activity.state = .active
         record.activity.startedAt = now
         record.activity.attributesType = report.schema?.attributesType
         var applied = false
-        let decision = judge(push, event: event, payload: payload, report: report, record: &record, now: now, applied: &applied)
+        let decision = judge(
+            push, event: event, payload: payload, report: report, record: &record, now: now, applied: &applied)
         // The adoption note is written only when it stays: applying the push clears the note (before anything
         // else it writes), so it was never worth its date text there.
         if !applied {

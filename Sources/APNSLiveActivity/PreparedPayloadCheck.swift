@@ -21,6 +21,8 @@ struct PreparedPayloadCheck: Sendable {
         let event: LiveActivityEvent
         /// `aps.timestamp` as sent, when it is a number (nil otherwise: then it is not compared).
         let rawTimestamp: JSONValue?
+        /// `aps.timestamp` as read (`LiveActivityPayload.timestamp`).
+        let timestamp: Double?
         /// Where the older-than-applied warning goes: after the timestamp's own.
         let olderWarningIndex: Int
         /// Whether the decoding's results and warnings are in `report` already (they are unless an update's
@@ -97,6 +99,7 @@ struct PreparedPayloadCheck: Sendable {
         }
         pending = Pending(
             event: event, rawTimestamp: payload.timestamp == nil ? nil : members.timestamp,
+            timestamp: payload.timestamp,
             olderWarningIndex: olderWarningIndex, isDecoded: !dependsOnActivity, onlySchemaIssues: onlySchemaIssues,
             bodyBound: 3 * bytes.count)
         report.payload = payload
@@ -121,7 +124,7 @@ struct PreparedPayloadCheck: Sendable {
         var report = LiveActivityPayloadReport()
         swap(&report, &self.report)
         guard let pending, report.payload != nil else { return report }
-        if let raw = pending.rawTimestamp, let timestamp = report.payload?.timestamp,
+        if let raw = pending.rawTimestamp, let timestamp = pending.timestamp,
            let warning = LiveActivityPayloadChecker.olderThanAppliedWarning(
                raw: raw, timestamp: timestamp, event: pending.event, last: lastAppliedTimestamp)
         {
