@@ -49,9 +49,9 @@ public final class LiveActivityDevice: Sendable {
     ) -> LiveActivityReception {
         // A second lock taken by every push would make the event-loop threads meet twice.
         let settings = settingsChanged.load(ordering: .acquiring) ? checkSettings.withLock { $0 } : initialSettings
-        let prepared = PreparedPush(
+        var prepared = PreparedPush(
             push, now: now, schemas: settings.schemas, futureTimestampTolerance: settings.futureTimestampTolerance)
-        return state.withLock { $0.receive(push, prepared: prepared, now: now, admit: admit) }
+        return state.withLock { $0.receive(push, taking: &prepared, now: now, admit: admit) }
     }
 
     /// The token's activity and timeline as of `now`.

@@ -99,13 +99,31 @@ extension LiveActivityDeviceState {
                 "ignored: this is a push-to-start token; no activity is bound to it. Send \(event.rawValue) to the "
                     + "activity's own update token\(issued)")
         }
-        if record.activity.state == nil {
-            record.activity.state = .active
-            record.activity.startedAt = now
-            record.activity.attributesType = report.schema?.attributesType
+        guard record.activity.state == nil else {
+            var applied = false
+            return judge(
+                push, event: event, payload: payload, report: report, record: &record, now: now, applied: &applied)
+        }
+        record.activity.state = .active
+        record.activity.startedAt = now
+        record.activity.attributesType = report.schema?.attributesType
+        var applied = false
+        let decision = judge(
+            push, event: event, payload: payload, report: report, record: &record, now: now, applied: &applied)
+        // The adoption note is written only when it stays: applying the push clears the note (before anything
+        // else it writes), so it was never worth its date text there.
+        if !applied {
             record.activity.stateNote = "adopted: the app started this activity; the mock first saw it at "
                 + UTCDateText.format(now)
         }
+        return decision
+    }
+
+    /// The rules of an update or end once the token shows an activity; `applied` says whether it was applied.
+    private func judge(
+        _ push: LiveActivityPush, event: LiveActivityEvent, payload: LiveActivityPayload,
+        report: LiveActivityPayloadReport, record: inout TokenRecord, now: Timestamp, applied: inout Bool
+    ) -> Decision {
         if let throttled = spendBudget(push, record: &record, now: now) { return throttled }
         if let phase = record.activity.state, phase == .ended || phase == .dismissed {
             let note = record.activity.stateNote.map { " (\($0))" } ?? ""
@@ -127,6 +145,7 @@ extension LiveActivityDeviceState {
             return Decision(outcome: .droppedUndecodableContentState, explanation:
                 "dropped: content-state does not decode: \(failure.message)")
         }
+        applied = true
         return apply(event: event, payload: payload, report: report, record: &record, now: now)
     }
 

@@ -109,6 +109,15 @@ public struct LiveActivityDeviceState: Sendable {
     mutating func receive(
         _ push: LiveActivityPush, prepared: PreparedPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
+        var prepared = prepared
+        return receive(push, taking: &prepared, now: now, admit: admit)
+    }
+
+    /// `receive(_:prepared:now:admit:)` that takes the prepared check's report rather than copying it (what
+    /// `LiveActivityDevice` calls under its lock).
+    mutating func receive(
+        _ push: LiveActivityPush, taking prepared: inout PreparedPush, now: Timestamp, admit: ([PushWarning]) -> Bool
+    ) -> LiveActivityReception {
         let key = prepared.key.text
         // A known token's record is swapped out of its slot (the table holds `vacated` meanwhile), so `record` holds
         // the only reference to the timeline's storage, and swapped back into the same slot: one hash lookup.
@@ -126,14 +135,19 @@ public struct LiveActivityDeviceState: Sendable {
         let activityAttributesType = hasActivity ? record.activity.attributesType : nil
         let activityAttributes = hasActivity ? record.activity.attributes : nil
         let lastAppliedTimestamp = hasActivity ? record.activity.lastAppliedTimestamp : nil
-        func finish(_ check: PreparedPayloadCheck) -> LiveActivityPayloadReport {
-            check.finish(
+        func finish(_ check: inout PreparedPayloadCheck) -> LiveActivityPayloadReport {
+            check.takeFinishedReport(
                 activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
                 lastAppliedTimestamp: lastAppliedTimestamp)
         }
         // A check prepared with another configuration or time is done again (only the check: not the key or id).
-        let report = prepared.check.wasPrepared(for: configuration, now: now)
-            ? finish(prepared.check) : finish(PreparedPayloadCheck(push, now: now, configuration: configuration))
+        let report: LiveActivityPayloadReport
+        if prepared.check.wasPrepared(for: configuration, now: now) {
+            report = finish(&prepared.check)
+        } else {
+            var again = PreparedPayloadCheck(push, now: now, configuration: configuration)
+            report = finish(&again)
+        }
         guard admit(report.warnings) else {
             // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
             if let slot { swap(&record, &tokens[slot]) }

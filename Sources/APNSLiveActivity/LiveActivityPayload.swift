@@ -27,7 +27,7 @@ public struct LiveActivityPayload: Sendable, Hashable {
     }
 
     /// The fields of `aps` (an object) from its members, already found.
-    init(aps: JSONValue, members: APSMembers) {
+    init(aps: JSONValue, members: borrowing APSMembers) {
         self.aps = aps
         event = members.event.flatMap(Self.string).flatMap(LiveActivityEvent.init(rawValue:))
         timestamp = members.timestamp?.doubleValue

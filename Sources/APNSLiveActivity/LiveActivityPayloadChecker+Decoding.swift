@@ -89,6 +89,7 @@ extension LiveActivityPayloadChecker {
     static func schemaForUpdate(
         _ contentState: JSONValue, context: LiveActivityCheckContext
     ) -> (ActivitySchema, String?)? {
+        guard !context.schemas.isEmpty else { return nil }
         if let known = context.activityAttributesType {
             return schema(named: known, in: context.schemas).map { ($0, nil) }
         }
@@ -119,10 +120,13 @@ extension LiveActivityPayloadChecker {
             + "configured schema (known: \(context.schemas.map(\.attributesType).joined(separator: ", ")))"
     }
 
-    /// Built once: every Live Activity push of a mock without schemas carries it.
-    private static let noSchemasReason = "content-state was not checked: no ActivityAttributes schemas are "
-        + "configured; start the mock with --activity-source PATH (the app's Swift files) or declare the schema in "
-        + "the config file"
+    /// Every Live Activity push of a mock without schemas carries it. One literal, not parts joined when first
+    /// used: a literal's storage is never reference-counted, while a joined string's count would be changed by
+    /// every event-loop thread for every push (one cache line bouncing between cores).
+    private static let noSchemasReason = """
+        content-state was not checked: no ActivityAttributes schemas are configured; start the mock with \
+        --activity-source PATH (the app's Swift files) or declare the schema in the config file
+        """
 
     enum DecodedArea {
         case attributes, contentState

@@ -186,14 +186,15 @@ public enum LiveActivityPayloadChecker {
     /// `bodyBound`: at most this many bytes of static and dynamic data come from the push itself (three times the
     /// body's bytes: the compact form writes a `\b` it read as 2 bytes as `\u0008`, 6; nothing grows more), so when
     /// the stored attributes are absent and the bound is within the limit, nothing needs measuring.
+    /// The payload is `report.payload`.
     static func checkCombinedSize(
-        _ payload: LiveActivityPayload, event: LiveActivityEvent, activityAttributes: JSONValue?, bodyBound: Int,
+        event: LiveActivityEvent, activityAttributes: JSONValue?, bodyBound: Int,
         into report: inout LiveActivityPayloadReport
     ) {
-        let staticData = event == .start ? payload.attributes : activityAttributes
-        if event == .start || staticData == nil, bodyBound <= activityDataLimit { return }
+        if event == .start || activityAttributes == nil, bodyBound <= activityDataLimit { return }
+        let staticData = event == .start ? report.payload?.attributes : activityAttributes
         let staticBytes = staticData?.compactByteCount ?? 0
-        let dynamicBytes = payload.contentState?.compactByteCount ?? 0
+        let dynamicBytes = report.payload?.contentState?.compactByteCount ?? 0
         if staticBytes + dynamicBytes > activityDataLimit {
             report.warnings.append(LiveActivityWarningCode.activityDataTooLarge.warning(
                 "static attributes (\(staticBytes) bytes) + content-state (\(dynamicBytes) bytes) exceed ActivityKit's "

@@ -21,6 +21,8 @@ struct PreparedPayloadCheck: Sendable {
         let event: LiveActivityEvent
         /// `aps.timestamp` as sent, when it is a number (nil otherwise: then it is not compared).
         let rawTimestamp: JSONValue?
+        /// `aps.timestamp` as read (`LiveActivityPayload.timestamp`).
+        let timestamp: Double?
         /// Where the older-than-applied warning goes: after the timestamp's own.
         let olderWarningIndex: Int
         /// Whether the decoding's results and warnings are in `report` already (they are unless an update's
@@ -70,9 +72,13 @@ struct PreparedPayloadCheck: Sendable {
         let members = APSMembers(apsMembers)
         let payload = LiveActivityPayload(aps: aps, members: members)
         eventText = members.event.map(Self.eventText)
-        report.payload = payload
+        // `report.payload` is set at each exit below, after the checks' last use of `payload` (no checker reads
+        // it from the report), so it is moved there rather than copied.
         Checker.checkUnknownKeys(payload, members: members, into: &report)
-        guard Checker.checkEvent(payload, members: members, into: &report), let event = payload.event else { return }
+        guard Checker.checkEvent(payload, members: members, into: &report), let event = payload.event else {
+            report.payload = payload
+            return
+        }
         Checker.checkTimestamp(
             payload, members: members, now: now, futureTimestampTolerance: futureTimestampTolerance, into: &report)
         let olderWarningIndex = report.warnings.count
@@ -93,8 +99,10 @@ struct PreparedPayloadCheck: Sendable {
         }
         pending = Pending(
             event: event, rawTimestamp: payload.timestamp == nil ? nil : members.timestamp,
+            timestamp: payload.timestamp,
             olderWarningIndex: olderWarningIndex, isDecoded: !dependsOnActivity, onlySchemaIssues: onlySchemaIssues,
             bodyBound: 3 * bytes.count)
+        report.payload = payload
     }
 
     /// The whole report for a push to an activity of type `activityAttributesType` with `activityAttributes`
@@ -102,16 +110,28 @@ struct PreparedPayloadCheck: Sendable {
     func finish(
         activityAttributesType: String?, activityAttributes: JSONValue?, lastAppliedTimestamp: Double?
     ) -> LiveActivityPayloadReport {
-        guard let pending, let payload = report.payload else { return report }
-        var report = report
-        if let raw = pending.rawTimestamp, let timestamp = payload.timestamp,
+        var check = self
+        return check.takeFinishedReport(
+            activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
+            lastAppliedTimestamp: lastAppliedTimestamp)
+    }
+
+    /// `finish`, with the report taken out of this check rather than copied (the check keeps an empty one; its
+    /// `eventText` and the rest stay). The simulated device calls it under its lock.
+    mutating func takeFinishedReport(
+        activityAttributesType: String?, activityAttributes: JSONValue?, lastAppliedTimestamp: Double?
+    ) -> LiveActivityPayloadReport {
+        var report = LiveActivityPayloadReport()
+        swap(&report, &self.report)
+        guard let pending, report.payload != nil else { return report }
+        if let raw = pending.rawTimestamp, let timestamp = pending.timestamp,
            let warning = LiveActivityPayloadChecker.olderThanAppliedWarning(
                raw: raw, timestamp: timestamp, event: pending.event, last: lastAppliedTimestamp)
         {
             report.isOlderThanApplied = true
             report.warnings.insert(warning, at: pending.olderWarningIndex)
         }
-        if !pending.isDecoded {
+        if !pending.isDecoded, let payload = report.payload {
             let context = LiveActivityCheckContext(
                 now: now, schemas: schemas, activityAttributesType: activityAttributesType,
                 activityAttributes: activityAttributes, lastAppliedTimestamp: lastAppliedTimestamp,
@@ -121,7 +141,7 @@ struct PreparedPayloadCheck: Sendable {
                 into: &report)
         }
         LiveActivityPayloadChecker.checkCombinedSize(
-            payload, event: pending.event, activityAttributes: activityAttributes, bodyBound: pending.bodyBound,
+            event: pending.event, activityAttributes: activityAttributes, bodyBound: pending.bodyBound,
             into: &report)
         return report
     }

@@ -7,7 +7,7 @@ struct PreparedPush: Sendable {
     /// The device token in lower case (`LiveActivityDeviceState.lowercasedToken`) and its hash.
     let key: TokenKey
     let apnsID: CompactAPNsID
-    let check: PreparedPayloadCheck
+    var check: PreparedPayloadCheck
 
     init(_ push: LiveActivityPush, now: Timestamp, schemas: [ActivitySchema], futureTimestampTolerance: Double) {
         key = TokenKey(LiveActivityDeviceState.lowercasedToken(push.deviceToken))

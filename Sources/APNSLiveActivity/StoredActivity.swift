@@ -126,7 +126,11 @@ struct StoredActivity: Sendable {
 
     var stateNote: String? {
         get { rare?.fields.stateNote }
-        set { updateRare { $0.stateNote = newValue } }
+        set {
+            // An applied update clears the note every time: nothing to do when there are no rare fields.
+            if newValue == nil && rare == nil { return }
+            updateRare { $0.stateNote = newValue }
+        }
     }
 
     var startedByPushToStartToken: String? {

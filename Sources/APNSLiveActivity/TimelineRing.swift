@@ -86,14 +86,17 @@ struct TimelineRing: Sendable {
         return dropped
     }
 
-    /// Drops the oldest entry; its strings go at once, and the slots shrink when mostly empty.
+    /// Drops the oldest entry; its strings go at once, and the slots shrink when mostly empty. A ring of one slot
+    /// keeps it vacated: when pushes go round-robin to as many tokens as the device's total limit, each push
+    /// empties its token's ring just before it appends (`LiveActivityDeviceState.makeRoom`), which would otherwise
+    /// free the slot and allocate it again.
     mutating func dropOldest() {
         guard count > 0 else { return }
         storage[start] = Self.vacated
         start = (start + 1) % storage.count
         count -= 1
         if count == 0 {
-            storage = []
+            if storage.count > 1 { storage = [] }
             start = 0
         } else if storage.count >= 64 && count * 4 < storage.count {
             linearize()

@@ -15,31 +15,55 @@ struct TokenKey: Sendable {
     }
 }
 
-/// Where each token's record is in the device's record array: the tokens in that order, and a table from a token's
-/// hash to its slot. A lookup compares one text, the candidate's, rather than each text its probe passes (tokens
-/// that differ only in their last digits, as a load test's numbered tokens do, compare in full); a token whose hash
-/// an earlier token already has is kept by its text in `collided`. 16 bytes a bucket instead of 24.
+/// Where each token's record is in the device's record array: the tokens in that order, and an open-addressing
+/// table from a token's hash (already worked out, `TokenKey`) to its slot. A bucket holds the hash and the slot
+/// side by side, so a lookup reads one bucket (no second hashing of the hash, as a `[Int: Int]` did, nor its
+/// separate key and value arrays) and compares one text, the candidate's whose hash is equal (tokens that differ
+/// only in their last digits, as a load test's numbered tokens do, compare in full); tokens with one hash sit in
+/// the next buckets. 16 bytes a bucket, at most half of them used.
 struct TokenTable: Sendable {
     /// The token in lower case of each slot, in the order the tokens were first seen.
     private(set) var keys: [String] = []
-    private var slots: [Int: Int] = [:]
-    private var collided: [String: Int] = [:]
+    private var buckets: [Bucket] = []
+
+    private struct Bucket: Sendable {
+        var hash: Int
+        /// The slot plus one; 0 marks an empty bucket.
+        var slotPlusOne: Int
+    }
 
     var count: Int { keys.count }
 
     func slot(of key: TokenKey) -> Int? {
-        if let slot = slots[key.hash], keys[slot] == key.text { return slot }
-        return collided.isEmpty ? nil : collided[key.text]
+        guard !buckets.isEmpty else { return nil }
+        let mask = buckets.count - 1
+        var index = key.hash & mask
+        while true {
+            let bucket = buckets[index]
+            if bucket.slotPlusOne == 0 { return nil }
+            if bucket.hash == key.hash, keys[bucket.slotPlusOne - 1] == key.text { return bucket.slotPlusOne - 1 }
+            index = (index + 1) & mask
+        }
     }
 
     /// Adds a token not in the table at the next slot.
     mutating func append(_ key: TokenKey) {
-        let slot = keys.count
+        if (keys.count + 1) * 2 > buckets.count { grow() }
         keys.append(key.text)
-        if slots[key.hash] == nil {
-            slots[key.hash] = slot
-        } else {
-            collided[key.text] = slot
-        }
+        insert(Bucket(hash: key.hash, slotPlusOne: keys.count))
+    }
+
+    private mutating func insert(_ bucket: Bucket) {
+        let mask = buckets.count - 1
+        var index = bucket.hash & mask
+        while buckets[index].slotPlusOne != 0 { index = (index + 1) & mask }
+        buckets[index] = bucket
+    }
+
+    /// Doubles the buckets (at least 16) and places every token again.
+    private mutating func grow() {
+        let old = buckets
+        buckets = Array(repeating: Bucket(hash: 0, slotPlusOne: 0), count: max(16, old.count * 2))
+        for bucket in old where bucket.slotPlusOne != 0 { insert(bucket) }
     }
 }

@@ -29,6 +29,19 @@ import Testing
         #expect(value.doubleValue == testCase.double)
     }
 
+    /// Whole literals (a UNIX time, a score) are read without `strtod`: the same `Double`, sign of zero included,
+    /// at every length around the 15-digit fast path's limit.
+    @Test(arguments: [
+        "0", "-0", "7", "1767225600", "1767225600000", "999999999999999", "100000000000000", "9007199254740993",
+        "1234567890123456", "12345678901234567", "00", "-1767225600", "1767225600.0",
+    ])
+    func wholeLiteralsReadAsStrtodReadsThem(literal: String) {
+        let read = JSONValue.number(literal).doubleValue
+        let expected = Double(literal)
+        #expect(read == expected)
+        #expect(read?.sign == expected?.sign)
+    }
+
     @Test(arguments: [
         (1_767_225_600, "1767225600"), (0.5, "0.5"), (-3, "-3"), (1e20, "1e+20"), (Double.infinity, "inf"),
     ] as [(Double, String)])
