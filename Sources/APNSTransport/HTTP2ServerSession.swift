@@ -212,7 +212,7 @@ final class HTTP2ServerSession {
         // lower-cased as they are copied.
         responseFields.removeAll()
         responseFields.append(name: ":status", decimal: response.status)
-        for header in response.headers {
+        response.forEachHeader { header in
             responseFields.append(lowercasingName: header.name, value: header.value, indexed: worthIndexing(header))
         }
         if !response.body.isEmpty {
