@@ -159,12 +159,17 @@ final class HTTP2ServerSession {
     }
 
     /// Runs `body` on each request completed since the last call, in arrival order. The event array changes
-    /// places with a second one, so both keep their storage (no array allocated per read).
+    /// places with a second one, so both keep their storage (no array allocated per read). The events are lent
+    /// to `body` from a local array, which `body` cannot reach: no copy of each request (a retain and a release
+    /// of each of its strings and arrays), as iterating the stored array made.
     func forEachEvent(_ body: (Event) -> Void) {
         guard !events.isEmpty else { return }
-        swap(&events, &eventsBeingHandled)
-        for event in eventsBeingHandled { body(event) }
-        eventsBeingHandled.removeAll(keepingCapacity: true)
+        var batch: [Event] = []
+        swap(&batch, &eventsBeingHandled)
+        swap(&events, &batch)
+        for index in batch.indices { body(batch[index]) }
+        batch.removeAll(keepingCapacity: true)
+        swap(&batch, &eventsBeingHandled)
     }
 
     /// Appends every frame nghttp2 wants to send to `output`, at most `limit` bytes beyond what it holds.
@@ -337,21 +342,39 @@ final class HTTP2ServerSession {
         return streams[streamID]
     }
 
-    /// Counts one arriving header field against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2: name + value
-    /// + 32 per field) before anything is decoded. Returns false once the list is over the limit: the field is not
-    /// kept, and the stream will be answered 431 (`dispatch`), so a block of any size costs O(1) per field.
-    fileprivate func admitHeaderField(streamID: Int32, nameLength: Int, valueLength: Int) -> Bool {
+    /// Counts one arriving header field of `stream` against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2:
+    /// name + value + 32 per field) before anything is decoded. Returns false once the list is over the limit: the
+    /// field is not kept, and the stream will be answered 431 (`dispatch`), so a block of any size costs O(1) per
+    /// field.
+    private func admitHeaderField(of stream: StreamState, nameLength: Int, valueLength: Int) -> Bool {
         headerFieldsSeen += 1
-        guard let stream = headerBlock(streamID) else { return false }
-        stream.headerListSize += nameLength + valueLength + 32
-        if stream.headerListSize > Int(settings.maxHeaderListSize) { stream.headerListTooLarge = true }
-        return !stream.headerListTooLarge
+        let size = stream.headerListSize + nameLength + valueLength + 32
+        stream.headerListSize = size
+        guard size <= Int(settings.maxHeaderListSize), !stream.headerListTooLarge else {
+            stream.headerListTooLarge = true
+            return false
+        }
+        return true
     }
 
-    /// A header field as nghttp2 decoded it: pseudo-headers and `host` told apart by their bytes, values of
-    /// recent requests reused (`RecentHeaderValues`), the names the APNs rules read shared as constants.
+    /// `admitHeaderField(of:nameLength:valueLength:)` for the stream `streamID` (false when it is gone).
+    fileprivate func admitHeaderField(streamID: Int32, nameLength: Int, valueLength: Int) -> Bool {
+        guard let stream = headerBlock(streamID) else {
+            headerFieldsSeen += 1
+            return false
+        }
+        return admitHeaderField(of: stream, nameLength: nameLength, valueLength: valueLength)
+    }
+
+    /// A header field as nghttp2 decoded it, once admitted (`admitHeaderField`): pseudo-headers and `host` told
+    /// apart by their bytes, values of recent requests reused (`RecentHeaderValues`), the names the APNs rules read
+    /// shared as constants. The stream is looked up once for both.
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Int32 {
-        guard let stream = headerBlock(streamID) else { return 0 }
+        guard let stream = headerBlock(streamID) else {
+            headerFieldsSeen += 1
+            return 0
+        }
+        guard admitHeaderField(of: stream, nameLength: name.count, valueLength: value.count) else { return 0 }
         headerFieldsKept += 1
         switch RequestFieldName(name) {
         case .method: stream.method = recentValues.string(value)
@@ -370,7 +393,8 @@ final class HTTP2ServerSession {
         return 0
     }
 
-    /// A regular header field nghttp2 found invalid (its name already lower-cased; pseudo-headers are not kept).
+    /// A regular header field nghttp2 found invalid (its name already lower-cased; pseudo-headers are not kept),
+    /// once admitted (`admitHeaderField(streamID:nameLength:valueLength:)`, before its strings are made).
     fileprivate func invalidHeader(streamID: Int32, name: String, value: String) -> Int32 {
         guard let stream = headerBlock(streamID) else { return 0 }
         headerFieldsKept += 1
@@ -469,9 +493,7 @@ private let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, user
 
 private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
     guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-    let server = session(from: userData)
-    guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
-    return server.header(
+    return session(from: userData).header(
         streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
         value: UnsafeBufferPointer(start: value, count: valueLength))
 }
