@@ -214,16 +214,27 @@ final class HTTP2ServerSession {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         guard nghttp2_session_find_stream(session, streamID) != nil else { return }
         // Written into the session's reused header-block buffer (no allocation once it has grown); names
-        // lower-cased as they are copied.
-        responseFields.removeAll()
-        responseFields.append(name: ":status", decimal: response.status)
+        // lower-cased as they are copied. The buffer and the sent values are moved into locals for the block (and
+        // back): each field then changes a local, without a dynamic exclusivity check of a property per change.
+        var fields = NameValueBuffer()
+        var sentValues: [(name: String, value: String)] = []
+        swap(&fields, &responseFields)
+        swap(&sentValues, &lastSentValues)
+        defer {
+            swap(&fields, &responseFields)
+            swap(&sentValues, &lastSentValues)
+        }
+        fields.removeAll()
+        fields.append(name: ":status", decimal: response.status)
         response.forEachHeader { header in
-            responseFields.append(lowercasingName: header.name, value: header.value, indexed: worthIndexing(header))
+            fields.append(
+                lowercasingName: header.name, value: header.value, indexed: Self.worthIndexing(header, &sentValues))
         }
         if !response.body.isEmpty {
-            responseFields.append(name: "content-length", decimal: response.body.count)
+            fields.append(name: "content-length", decimal: response.body.count)
         }
-        responseFields.withNameValues { nva in
+        let session = session
+        fields.withNameValues { nva in
             if response.body.isEmpty {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
             } else {
@@ -240,13 +251,14 @@ final class HTTP2ServerSession {
     /// sent (later ones refer to the whole field); no for a new value of a name already sent (the ids of each
     /// answer, `apns-id` and `apns-unique-id`), which would cost nghttp2 an allocated table entry and an eviction
     /// for a value never referred to again. The client decodes the same fields either way.
-    private func worthIndexing(_ field: HeaderField) -> Bool {
-        guard let slot = lastSentValues.firstIndex(where: { $0.name == field.name }) else {
-            if lastSentValues.count < Self.rememberedResponseNames { lastSentValues.append((field.name, field.value)) }
+    /// `lastSent`: the session's `lastSentValues`.
+    private static func worthIndexing(_ field: HeaderField, _ lastSent: inout [(name: String, value: String)]) -> Bool {
+        guard let slot = lastSent.firstIndex(where: { $0.name == field.name }) else {
+            if lastSent.count < rememberedResponseNames { lastSent.append((field.name, field.value)) }
             return true
         }
-        if lastSentValues[slot].value == field.value { return true }
-        lastSentValues[slot].value = field.value
+        if lastSent[slot].value == field.value { return true }
+        lastSent[slot].value = field.value
         return false
     }
 
