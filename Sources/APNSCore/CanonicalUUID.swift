@@ -65,40 +65,23 @@ public enum CanonicalUUID {
 
     /// The canonical text of 128 bits, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` (or lower case).
     public static func text(high: UInt64, low: UInt64, uppercase: Bool) -> String {
-        // Eight digits at a time, computed without a branch or a table (this runs for most pushes' `apns-id` and
-        // every development push's `apns-unique-id`).
-        let letterOffset: UInt64 = uppercase ? 7 : 39  // "A" or "a", less "0", less 10
-        let digits = (
-            hexDigits(UInt32(truncatingIfNeeded: high >> 32), letterOffset),
-            hexDigits(UInt32(truncatingIfNeeded: high), letterOffset),
-            hexDigits(UInt32(truncatingIfNeeded: low >> 32), letterOffset),
-            hexDigits(UInt32(truncatingIfNeeded: low), letterOffset))
+        // Digits computed, not read from a table inside a second closure (this runs for most pushes' apns-id).
+        let letterBase = (uppercase ? UInt8(ascii: "A") : UInt8(ascii: "a")) - 10
         return String(unsafeUninitializedCapacity: 36) { buffer in
-            // The first digit is the word's most significant byte.
-            func put(_ word: UInt64, bytes range: Range<Int>, at start: Int) {
-                for index in range {
-                    buffer[start + index - range.lowerBound] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * index))
+            var out = 0
+            for index in 0..<16 {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[out] = UInt8(ascii: "-")
+                    out += 1
                 }
+                let word = index < 8 ? high : low
+                let byte = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
+                let (upper, lower) = (byte >> 4, byte & 0x0F)
+                buffer[out] = upper < 10 ? UInt8(ascii: "0") + upper : letterBase + upper
+                buffer[out + 1] = lower < 10 ? UInt8(ascii: "0") + lower : letterBase + lower
+                out += 2
             }
-            put(digits.0, bytes: 0..<8, at: 0)
-            put(digits.1, bytes: 0..<4, at: 9)
-            put(digits.1, bytes: 4..<8, at: 14)
-            put(digits.2, bytes: 0..<4, at: 19)
-            put(digits.2, bytes: 4..<8, at: 24)
-            put(digits.3, bytes: 0..<8, at: 28)
-            (buffer[8], buffer[13], buffer[18], buffer[23]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "-"))
-            return 36
+            return out
         }
-    }
-
-    /// The eight hexadecimal digits of `value` as ASCII bytes, the first digit in the most significant byte: the
-    /// nibbles spread one a byte, then "0" added to each, and `letterOffset` more to each above 9.
-    static func hexDigits(_ value: UInt32, _ letterOffset: UInt64) -> UInt64 {
-        var spread = UInt64(value)
-        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
-        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
-        spread = (spread | spread << 4) & 0x0F0F_0F0F_0F0F_0F0F
-        let letters = ((spread &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101  // 1 in each byte above 9
-        return spread &+ 0x3030_3030_3030_3030 &+ letters &* letterOffset
     }
 }
