@@ -226,7 +226,7 @@ final class HTTP2ServerSession {
         }
         fields.removeAll()
         fields.append(name: ":status", decimal: response.status)
-        response.forEachHeader { header in
+        for header in response.headers {
             fields.append(
                 lowercasingName: header.name, value: header.value, indexed: Self.worthIndexing(header, &sentValues))
         }

@@ -61,65 +61,16 @@ public struct HTTPRequest: Sendable {
 /// What the application answers: status, regular headers and an optional body (sent as one DATA frame).
 public struct HTTPResponse: Sendable, Equatable {
     public var status: Int
-    /// The regular header fields, in order. A response made with `init(status:fields:_:_:body:)` holds its few
-    /// fields inline and makes this array only when it is read; the transport reads them with `forEachHeader`.
-    public var headers: [HeaderField] {
-        get {
-            var headers: [HeaderField] = []
-            forEachHeader { headers.append($0) }
-            return headers
-        }
-        set { fields = .list(newValue) }
-    }
+    public var headers: [HeaderField]
     public var body: [UInt8]
-    @usableFromInline var fields: Fields
-
-    /// Up to three fields kept in the response itself (an APNs answer has two or three: no array allocated per
-    /// answer), or any number in an array.
-    @usableFromInline
-    enum Fields: Sendable {
-        case list([HeaderField])
-        case inline(HeaderField, HeaderField?, HeaderField?)
-    }
 
     public init(status: Int, headers: [HeaderField] = [], body: [UInt8] = []) {
         self.status = status
-        self.fields = .list(headers)
+        self.headers = headers
         self.body = body
-    }
-
-    /// A response with one to three header fields, in this order (`second` given when `third` is), held without
-    /// an array.
-    public init(
-        status: Int, fields first: HeaderField, _ second: HeaderField? = nil, _ third: HeaderField? = nil,
-        body: [UInt8] = []
-    ) {
-        precondition(second != nil || third == nil, "the fields are given in order, without a gap")
-        self.status = status
-        self.fields = .inline(first, second, third)
-        self.body = body
-    }
-
-    /// Runs `body` on each header field, in order, without making an array.
-    @inlinable
-    public func forEachHeader(_ body: (HeaderField) -> Void) {
-        switch fields {
-        case .list(let headers):
-            for header in headers { body(header) }
-        case .inline(let first, let second, let third):
-            body(first)
-            if let second { body(second) }
-            if let third { body(third) }
-        }
     }
 
     public func value(_ name: String) -> String? {
-        var found: String?
-        forEachHeader { header in if found == nil && header.name == name { found = header.value } }
-        return found
-    }
-
-    public static func == (left: HTTPResponse, right: HTTPResponse) -> Bool {
-        left.status == right.status && left.body == right.body && left.headers == right.headers
+        headers.first { $0.name == name }?.value
     }
 }

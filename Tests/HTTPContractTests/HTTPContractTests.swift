@@ -14,30 +14,6 @@ struct HTTPContractTests {
         #expect(request.bodyLength == 0)
     }
 
-    @Test("a response's inline fields read, compare and change as the same fields in an array")
-    func inlineResponseFields() {
-        let id = HeaderField("apns-id", "123e4567-e89b-12d3-a456-4266554400a0")
-        let unique = HeaderField("apns-unique-id", "4084a6e4-9ea8-6d2a-ca49-9a344a152da7")
-        let type = HeaderField("content-type", "application/json")
-        let cases: [(inline: HTTPResponse, list: [HeaderField])] = [
-            (HTTPResponse(status: 200, fields: id), [id]),
-            (HTTPResponse(status: 200, fields: id, unique), [id, unique]),
-            (HTTPResponse(status: 400, fields: type, id, unique, body: [1]), [type, id, unique]),
-        ]
-        for (inline, list) in cases {
-            #expect(inline.headers == list)
-            var visited: [HeaderField] = []
-            inline.forEachHeader { visited.append($0) }
-            #expect(visited == list)
-            #expect(inline == HTTPResponse(status: inline.status, headers: list, body: inline.body))
-            #expect(inline != HTTPResponse(status: inline.status, headers: list.reversed() + [id], body: inline.body))
-            #expect(inline.value("apns-id") == id.value)
-            var changed = inline
-            changed.headers.append(HeaderField("x-more", "1"))
-            #expect(changed.headers == list + [HeaderField("x-more", "1")])
-        }
-    }
-
     @Test("a connection carries its listener's label untouched; the transport gives it no meaning")
     func listenerLabel() {
         let connection = ConnectionInfo(id: 3, remoteAddress: "127.0.0.1:1", localPort: 2197, tls: nil, listenerLabel: "blue")

@@ -11,22 +11,23 @@ extension Verdict {
     ///   - apnsID: usually `ApnsID.resolve(requestValue: verdict.apnsID)`.
     ///   - uniqueID: `ApnsID.newUniqueID()` in the development environment, else nil.
     public func response(apnsID: String, uniqueID: String?) -> HTTPResponse {
-        // The two or three header fields are held in the response (no array allocated); APNs' own rejections
-        // without a timestamp share their reason's body bytes (`Reason.errorBodyBytes`).
+        // Each header array is built at its final size (one allocation); APNs' own rejections without a timestamp
+        // share their reason's body bytes (`Reason.errorBodyBytes`).
         let status = status
         let id = HeaderField("apns-id", apnsID)
-        let unique = uniqueID.map { HeaderField("apns-unique-id", $0) }
         guard status != 200 else {
-            return HTTPResponse(status: status, fields: id, unique)
+            let headers = uniqueID.map { [id, HeaderField("apns-unique-id", $0)] } ?? [id]
+            return HTTPResponse(status: status, headers: headers, body: [])
         }
         let contentType = HeaderField("content-type", "application/json")
+        let headers = uniqueID.map { [contentType, id, HeaderField("apns-unique-id", $0)] } ?? [contentType, id]
         let body: [UInt8]
         if case .rejected(let rejection, _) = self, rejection.timestamp == nil {
             body = rejection.reason.errorBodyBytes
         } else {
             body = Verdict.encode(ErrorBody(reason: wireReason ?? "", timestamp: status == 410 ? timestamp : nil))
         }
-        return HTTPResponse(status: status, fields: contentType, id, unique, body: body)
+        return HTTPResponse(status: status, headers: headers, body: body)
     }
 
     private static func encode(_ body: ErrorBody) -> [UInt8] {
