@@ -159,12 +159,17 @@ final class HTTP2ServerSession {
     }
 
     /// Runs `body` on each request completed since the last call, in arrival order. The event array changes
-    /// places with a second one, so both keep their storage (no array allocated per read).
+    /// places with a second one, so both keep their storage (no array allocated per read). The events are lent
+    /// to `body` from a local array, which `body` cannot reach: no copy of each request (a retain and a release
+    /// of each of its strings and arrays), as iterating the stored array made.
     func forEachEvent(_ body: (Event) -> Void) {
         guard !events.isEmpty else { return }
-        swap(&events, &eventsBeingHandled)
-        for event in eventsBeingHandled { body(event) }
-        eventsBeingHandled.removeAll(keepingCapacity: true)
+        var batch: [Event] = []
+        swap(&batch, &eventsBeingHandled)
+        swap(&events, &batch)
+        for index in batch.indices { body(batch[index]) }
+        batch.removeAll(keepingCapacity: true)
+        swap(&batch, &eventsBeingHandled)
     }
 
     /// Appends every frame nghttp2 wants to send to `output`, at most `limit` bytes beyond what it holds.
@@ -209,16 +214,27 @@ final class HTTP2ServerSession {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         guard nghttp2_session_find_stream(session, streamID) != nil else { return }
         // Written into the session's reused header-block buffer (no allocation once it has grown); names
-        // lower-cased as they are copied.
-        responseFields.removeAll()
-        responseFields.append(name: ":status", decimal: response.status)
+        // lower-cased as they are copied. The buffer and the sent values are moved into locals for the block (and
+        // back): each field then changes a local, without a dynamic exclusivity check of a property per change.
+        var fields = NameValueBuffer()
+        var sentValues: [(name: String, value: String)] = []
+        swap(&fields, &responseFields)
+        swap(&sentValues, &lastSentValues)
+        defer {
+            swap(&fields, &responseFields)
+            swap(&sentValues, &lastSentValues)
+        }
+        fields.removeAll()
+        fields.append(name: ":status", decimal: response.status)
         for header in response.headers {
-            responseFields.append(lowercasingName: header.name, value: header.value, indexed: worthIndexing(header))
+            fields.append(
+                lowercasingName: header.name, value: header.value, indexed: Self.worthIndexing(header, &sentValues))
         }
         if !response.body.isEmpty {
-            responseFields.append(name: "content-length", decimal: response.body.count)
+            fields.append(name: "content-length", decimal: response.body.count)
         }
-        responseFields.withNameValues { nva in
+        let session = session
+        fields.withNameValues { nva in
             if response.body.isEmpty {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
             } else {
@@ -235,13 +251,14 @@ final class HTTP2ServerSession {
     /// sent (later ones refer to the whole field); no for a new value of a name already sent (the ids of each
     /// answer, `apns-id` and `apns-unique-id`), which would cost nghttp2 an allocated table entry and an eviction
     /// for a value never referred to again. The client decodes the same fields either way.
-    private func worthIndexing(_ field: HeaderField) -> Bool {
-        guard let slot = lastSentValues.firstIndex(where: { $0.name == field.name }) else {
-            if lastSentValues.count < Self.rememberedResponseNames { lastSentValues.append((field.name, field.value)) }
+    /// `lastSent`: the session's `lastSentValues`.
+    private static func worthIndexing(_ field: HeaderField, _ lastSent: inout [(name: String, value: String)]) -> Bool {
+        guard let slot = lastSent.firstIndex(where: { $0.name == field.name }) else {
+            if lastSent.count < rememberedResponseNames { lastSent.append((field.name, field.value)) }
             return true
         }
-        if lastSentValues[slot].value == field.value { return true }
-        lastSentValues[slot].value = field.value
+        if lastSent[slot].value == field.value { return true }
+        lastSent[slot].value = field.value
         return false
     }
 
@@ -337,21 +354,39 @@ final class HTTP2ServerSession {
         return streams[streamID]
     }
 
-    /// Counts one arriving header field against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2: name + value
-    /// + 32 per field) before anything is decoded. Returns false once the list is over the limit: the field is not
-    /// kept, and the stream will be answered 431 (`dispatch`), so a block of any size costs O(1) per field.
-    fileprivate func admitHeaderField(streamID: Int32, nameLength: Int, valueLength: Int) -> Bool {
+    /// Counts one arriving header field of `stream` against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2:
+    /// name + value + 32 per field) before anything is decoded. Returns false once the list is over the limit: the
+    /// field is not kept, and the stream will be answered 431 (`dispatch`), so a block of any size costs O(1) per
+    /// field.
+    private func admitHeaderField(of stream: StreamState, nameLength: Int, valueLength: Int) -> Bool {
         headerFieldsSeen += 1
-        guard let stream = headerBlock(streamID) else { return false }
-        stream.headerListSize += nameLength + valueLength + 32
-        if stream.headerListSize > Int(settings.maxHeaderListSize) { stream.headerListTooLarge = true }
-        return !stream.headerListTooLarge
+        let size = stream.headerListSize + nameLength + valueLength + 32
+        stream.headerListSize = size
+        guard size <= Int(settings.maxHeaderListSize), !stream.headerListTooLarge else {
+            stream.headerListTooLarge = true
+            return false
+        }
+        return true
     }
 
-    /// A header field as nghttp2 decoded it: pseudo-headers and `host` told apart by their bytes, values of
-    /// recent requests reused (`RecentHeaderValues`), the names the APNs rules read shared as constants.
+    /// `admitHeaderField(of:nameLength:valueLength:)` for the stream `streamID` (false when it is gone).
+    fileprivate func admitHeaderField(streamID: Int32, nameLength: Int, valueLength: Int) -> Bool {
+        guard let stream = headerBlock(streamID) else {
+            headerFieldsSeen += 1
+            return false
+        }
+        return admitHeaderField(of: stream, nameLength: nameLength, valueLength: valueLength)
+    }
+
+    /// A header field as nghttp2 decoded it, once admitted (`admitHeaderField`): pseudo-headers and `host` told
+    /// apart by their bytes, values of recent requests reused (`RecentHeaderValues`), the names the APNs rules read
+    /// shared as constants. The stream is looked up once for both.
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Int32 {
-        guard let stream = headerBlock(streamID) else { return 0 }
+        guard let stream = headerBlock(streamID) else {
+            headerFieldsSeen += 1
+            return 0
+        }
+        guard admitHeaderField(of: stream, nameLength: name.count, valueLength: value.count) else { return 0 }
         headerFieldsKept += 1
         switch RequestFieldName(name) {
         case .method: stream.method = recentValues.string(value)
@@ -370,7 +405,8 @@ final class HTTP2ServerSession {
         return 0
     }
 
-    /// A regular header field nghttp2 found invalid (its name already lower-cased; pseudo-headers are not kept).
+    /// A regular header field nghttp2 found invalid (its name already lower-cased; pseudo-headers are not kept),
+    /// once admitted (`admitHeaderField(streamID:nameLength:valueLength:)`, before its strings are made).
     fileprivate func invalidHeader(streamID: Int32, name: String, value: String) -> Int32 {
         guard let stream = headerBlock(streamID) else { return 0 }
         headerFieldsKept += 1
@@ -469,9 +505,7 @@ private let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, user
 
 private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
     guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-    let server = session(from: userData)
-    guard server.admitHeaderField(streamID: frame.pointee.hd.stream_id, nameLength: nameLength, valueLength: valueLength) else { return 0 }
-    return server.header(
+    return session(from: userData).header(
         streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
         value: UnsafeBufferPointer(start: value, count: valueLength))
 }

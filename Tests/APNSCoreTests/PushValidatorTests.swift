@@ -61,10 +61,25 @@ import Testing
         let seen = try #require(authenticator.requests.first)
         #expect(authenticator.requests.count == 1)
         #expect(seen.authorization == ["bearer one", "bearer two"])
+        #expect(seen.firstAuthorization == "bearer one")
+        #expect(seen.laterAuthorization == ["bearer two"])
         #expect(seen.topic == "com.example.app.push-type.liveactivity")
         #expect(seen.pushType == .liveactivity)
         #expect(seen.environment == .production)
         #expect(seen.now == PushRequests.now)
+    }
+
+    @Test func authenticatorSeesASingleAuthorizationValueAsTheFirstAlone() throws {
+        let authenticator = TableAuthenticator(.accepted(TableAuthenticator.sender, warnings: []))
+        let request = PushRequests.push(headers: [HeaderField("authorization", "bearer one")])
+        _ = PushRequests.validate(request, authenticator: authenticator)
+        let seen = try #require(authenticator.requests.first)
+        #expect(seen.firstAuthorization == "bearer one")
+        #expect(seen.laterAuthorization.isEmpty)
+        #expect(seen.authorization == ["bearer one"])
+        _ = PushRequests.validate(PushRequests.push(), authenticator: authenticator)
+        #expect(authenticator.requests.last?.firstAuthorization == nil)
+        #expect(authenticator.requests.last?.authorization == [])
     }
 
     @Test func authenticatorIsNotAskedWhenHeaderSanityFails() {

@@ -42,7 +42,7 @@ final class AcceptedToken {
 
     func stillHolds(for request: AuthRequest, registry: SigningKeyRegistry, cache: VerifiedTokenCache) -> Bool {
         request.now < cachedUntil && request.environment == environment && request.topic == topic
-            && request.authorization.first == authorization
+            && request.firstAuthorization == authorization
             && registry.changeCount == registryChanges && cache.removalCount == cacheRemovals
     }
 }

@@ -27,9 +27,9 @@ enum BearerCredential {
         }
     }
 
-    /// The token text after `bearer ` in the first `authorization` value.
-    static func token(in values: [String]) -> Result<Substring, Failure> {
-        guard let value = values.first else { return .failure(.missingHeader) }
+    /// The token text after `bearer ` in the first `authorization` value (nil: the header is absent).
+    static func token(in first: String?) -> Result<Substring, Failure> {
+        guard let value = first else { return .failure(.missingHeader) }
         let trimmed = value.drop(while: { $0 == " " || $0 == "\t" })
         guard !trimmed.isEmpty else { return .failure(.emptyHeader) }
         guard let separator = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else {

@@ -70,7 +70,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         let registryChanges = registry.changeCount
         let cacheRemovals = cache.removalCount
         let token: Substring
-        switch BearerCredential.token(in: request.authorization) {
+        switch BearerCredential.token(in: request.firstAuthorization) {
         case .success(let value): token = value
         case .failure(let failure):
             return .failure(AuthRejection(reason: .missingProviderToken, explanation: failure.explanation))
@@ -95,7 +95,7 @@ public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
         } catch {
             return .failure(error.presenting(PresentedToken(verified)))
         }
-        if let cachedUntil, let authorization = request.authorization.first {
+        if let cachedUntil, let authorization = request.firstAuthorization {
             lastAccepted = AcceptedToken(
                 authorization: authorization, environment: request.environment, topic: request.topic,
                 verified: verified, cachedUntil: cachedUntil, topicWarning: topicWarning,

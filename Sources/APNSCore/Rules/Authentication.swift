@@ -36,8 +36,18 @@ public enum AuthDecision: Sendable {
 /// What the authenticator sees of a request. The validator has already checked path, method and header sanity
 /// (docs/rules.md check order), so `pushType` is a known value when present.
 public struct AuthRequest: Sendable {
+    /// The first `authorization` value (the one a provider token is read from), nil when the header is absent.
+    public var firstAuthorization: String?
+    /// The values after the first, when the header is repeated: usually empty, so a request carries no array.
+    public var laterAuthorization: [String]
     /// Every value of the `authorization` header, in arrival order (the authenticator decides about repeats).
-    public var authorization: [String]
+    public var authorization: [String] {
+        get { firstAuthorization.map { [$0] + laterAuthorization } ?? [] }
+        set {
+            firstAuthorization = newValue.first
+            laterAuthorization = Array(newValue.dropFirst())
+        }
+    }
     /// `apns-topic` as sent; nil when absent (the validator answers `MissingTopic` after authentication).
     public var topic: String?
     public var pushType: PushType?
@@ -47,7 +57,19 @@ public struct AuthRequest: Sendable {
     public init(
         authorization: [String], topic: String?, pushType: PushType?, environment: APNsEnvironment, now: Timestamp
     ) {
-        self.authorization = authorization
+        self.init(
+            firstAuthorization: authorization.first, laterAuthorization: Array(authorization.dropFirst()), topic: topic,
+            pushType: pushType, environment: environment, now: now)
+    }
+
+    /// A request whose `authorization` values are `firstAuthorization` and then `laterAuthorization`.
+    public init(
+        firstAuthorization: String?, laterAuthorization: [String] = [], topic: String?, pushType: PushType?,
+        environment: APNsEnvironment, now: Timestamp
+    ) {
+        precondition(firstAuthorization != nil || laterAuthorization.isEmpty)
+        self.firstAuthorization = firstAuthorization
+        self.laterAuthorization = laterAuthorization
         self.topic = topic
         self.pushType = pushType
         self.environment = environment

@@ -26,8 +26,11 @@ extension PushRule {
         // one gets the topic rules' own answer (MissingTopic, BadTopic, TopicDisallowed for a doubled suffix) in
         // step 5 rather than the authenticator's TopicDisallowed.
         let topicIsWellFormed = passesTopicShape(&evaluation)
+        // The first value alone, as a string (the authenticator reads only it); the others only when repeated.
         let request = AuthRequest(
-            authorization: evaluation.headerValues(.authorization),
+            firstAuthorization: evaluation.header(.authorization),
+            laterAuthorization: evaluation.headerIndex.isRepeated(.authorization)
+                ? Array(evaluation.headerValues(.authorization).dropFirst()) : [],
             topic: topicIsWellFormed ? evaluation.facts.topic : nil,
             pushType: evaluation.facts.pushType,
             environment: evaluation.environment,
