@@ -33,7 +33,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         connection = try SQLiteConnection(path: path, mode: .readWrite)
         self.onCheckpoint = onCheckpoint
         do {
-            thread = try JoinableThread(name: "apns-mock store checkpointer") { [self] in
+            thread = try JoinableThread(name: "apns-checkpoint") { [self] in
                 run()
                 connection.close()
             }

@@ -69,7 +69,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
             connection: writeConnection, checkpointer: try SQLiteCheckpointer(path: path), lookups: lookups,
             retention: retention, clock: clock, signal: signal, syncOnRestart: durability == .powerLoss)
         do {
-            writerThread = try JoinableThread(name: "apns-mock store writer") { [queue] in writer.run(queue) }
+            writerThread = try JoinableThread(name: "apns-writer") { [queue] in writer.run(queue) }
         } catch {
             throw .sqlite(code: 1, message: "\(error)")
         }
