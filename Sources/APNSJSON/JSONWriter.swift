@@ -136,7 +136,8 @@ public struct JSONWriter {
         let state = output.buffer
         var base = state.pointee.base
         var at = state.pointee.count
-        // Bytes escapes may add before the buffer must grow.
+        // Bytes escapes may add before the buffer must grow: the room left after the text not yet written (the byte
+        // being escaped included) and the closing quote. An escape adds at most five bytes to its byte's one.
         var spare = state.pointee.capacity - at - count - 2
         base[at] = UInt8(ascii: "\"")
         at += 1
@@ -165,8 +166,11 @@ public struct JSONWriter {
                         // The rest of the text, its closing quote, and room for more escapes.
                         output.reserve(count - index + 1 + 64 + count / 4)
                         base = state.pointee.base
-                        spare = state.pointee.capacity - at - (count - index) - 1
+                        // As everywhere in this loop, `spare` leaves out this byte's own slot (the `- 2`: the slot and
+                        // the closing quote), so that `spare < 5` means fewer than six bytes for this escape.
+                        spare = state.pointee.capacity - at - (count - index) - 2
                     }
+                    assert(at + 6 <= state.pointee.capacity - (count - index) - 1, "an escape past the reserved room")
                     base[at] = UInt8(ascii: "\\")
                     switch byte {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"): base[at + 1] = byte
@@ -187,6 +191,7 @@ public struct JSONWriter {
                 }
             }
         }
+        assert(at < state.pointee.capacity, "the closing quote past the buffer")
         base[at] = UInt8(ascii: "\"")
         state.pointee.count = at + 1
     }

@@ -104,6 +104,45 @@ import Testing
         }
     }
 
+    /// Every alignment of escapes against the buffer's growth: plain prefixes of 0–23 bytes, then 1–39 bytes that
+    /// each take a six-byte escape, or a mix of six- and two-byte escapes, in writers of 16–96 bytes. The writer
+    /// asserts (debug builds, as the tests run) that no escape and no closing quote lands past its buffer; the
+    /// output is checked against the escapes written one by one.
+    @Test func escapesNeverRunPastTheBufferAtAnyAlignment() {
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): out += #"\""#
+                case UInt8(ascii: "\\"): out += #"\\"#
+                case 0x0A: out += #"\n"#
+                case 0x0D: out += #"\r"#
+                case 0x09: out += #"\t"#
+                case ..<0x20: out += #"\u00"# + String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
+                default: out += String(UnicodeScalar(byte))
+                }
+            }
+            return out + "\""
+        }
+        for pattern in ["\u{01}", "\u{01}\"\u{1f}\n"] {
+            for prefix in 0..<24 {
+                for escapes in 1..<40 {
+                    let text = String(repeating: "a", count: prefix)
+                        + String(String(repeating: pattern, count: escapes).unicodeScalars.prefix(escapes))
+                    let expected = Array(reference(text).utf8)
+                    for capacity in 16...96 {
+                        var writer = JSONWriter(capacity: capacity)
+                        writer.string(text)
+                        if writer.bytes != expected {
+                            Issue.record("prefix \(prefix), escapes \(escapes), capacity \(capacity)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// `string(utf8:)` writes the bytes of a text as `string` writes the text.
     @Test(arguments: ["", "plain", "q\"b\\\n\u{1f}", "é😀 and more than eight bytes"])
     func utf8BytesAreWrittenAsTheirText(text: String) {
