@@ -78,11 +78,13 @@ final class DurableSignal: @unchecked Sendable {
         }, wait)
     }
 
-    /// `waitForNext` for a store whose commits advance this signal: the next durable record matching `filter`.
+    /// `waitForNext` for a store whose commits advance this signal: the next durable record matching `filter`
+    /// (ended early by `cancellation`, if given).
     func waitForNext(
-        _ filter: DeliveryFilter, after afterID: Int64, timeout: Duration, in store: some DeliveryStore
+        _ filter: DeliveryFilter, after afterID: Int64, timeout: Duration,
+        cancellation: LongPollCancellation? = nil, in store: some DeliveryStore
     ) throws(DeliveryStoreError) -> DeliveryRecord? {
-        try waitForNext(after: afterID, timeout: timeout) { scanFrom throws(DeliveryStoreError) in
+        try waitForNext(after: afterID, timeout: timeout, cancellation: cancellation) { scanFrom throws(DeliveryStoreError) in
             try store.deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
         }
     }

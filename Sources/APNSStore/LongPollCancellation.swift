@@ -1,27 +1,27 @@
 import Foundation
+import HTTPContract
 
 /// Ends one long poll before its timeout: after `cancel()`, the `waitForNext(_:after:timeout:cancellation:)` it
 /// was given stops waiting and returns what it has (a record that is already there, else nil). The admin API's
 /// stop uses it to answer its parked long polls instead of leaving them blocked for up to a minute.
-public final class LongPollCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-    /// Wakes the wait the long poll is in now (nil when it is not waiting).
-    private var wake: (() -> Void)?
+public final class LongPollCancellation: Sendable {
+    private struct State {
+        var cancelled = false
+        /// Wakes the wait the long poll is in now (nil when it is not waiting).
+        var wake: (() -> Void)?
+    }
+
+    private let state = Locked(State())
 
     public init() {}
 
-    public var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     public func cancel() {
-        lock.lock()
-        cancelled = true
-        let wake = self.wake
-        lock.unlock()
+        let wake = state.withLock { state in
+            state.cancelled = true
+            return state.wake
+        }
         wake?()
     }
 
@@ -30,14 +30,8 @@ public final class LongPollCancellation: @unchecked Sendable {
     func whileWaiting<Result, Failure: Error>(
         wake: @escaping () -> Void, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        lock.lock()
-        self.wake = wake
-        lock.unlock()
-        defer {
-            lock.lock()
-            self.wake = nil
-            lock.unlock()
-        }
+        state.withLock { $0.wake = wake }
+        defer { state.withLock { $0.wake = nil } }
         return try body()
     }
 }
@@ -52,9 +46,6 @@ extension DeliveryStore {
             return try waitForNext(filter, after: afterID, timeout: timeout)
         }
         return try signalled.signal.waitForNext(
-            after: afterID, timeout: timeout, cancellation: cancellation
-        ) { scanFrom throws(DeliveryStoreError) in
-            try deliveries(DeliveryQuery(filter: filter, afterID: scanFrom, limit: 1, order: .oldestFirst)).first
-        }
+            filter, after: afterID, timeout: timeout, cancellation: cancellation, in: signalled)
     }
 }
