@@ -99,20 +99,19 @@ extension LiveActivityDeviceState {
                 "ignored: this is a push-to-start token; no activity is bound to it. Send \(event.rawValue) to the "
                     + "activity's own update token\(issued)")
         }
-        guard record.activity.state == nil else {
-            var applied = false
-            return judge(
-                push, event: event, payload: payload, report: report, record: &record, now: now, applied: &applied)
+        // A token with no activity yet shows one the app started (adopted).
+        let adopting = record.activity.state == nil
+        if adopting {
+            record.activity.state = .active
+            record.activity.startedAt = now
+            record.activity.attributesType = report.schema?.attributesType
         }
-        record.activity.state = .active
-        record.activity.startedAt = now
-        record.activity.attributesType = report.schema?.attributesType
         var applied = false
         let decision = judge(
             push, event: event, payload: payload, report: report, record: &record, now: now, applied: &applied)
         // The adoption note is written only when it stays: applying the push clears the note (before anything
         // else it writes), so it was never worth its date text there.
-        if !applied {
+        if adopting && !applied {
             record.activity.stateNote = "adopted: the app started this activity; the mock first saw it at "
                 + UTCDateText.format(now)
         }
