@@ -101,20 +101,13 @@ public struct LiveActivityDeviceState: Sendable {
     public mutating func receive(
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
-        receive(push, prepared: PreparedPush(push, now: now, configuration: configuration), now: now, admit: admit)
-    }
-
-    /// `receive` with the work that needs only the push done already (`LiveActivityDevice` does it before it takes
-    /// its lock); a check prepared with another configuration than the one in force is done again.
-    mutating func receive(
-        _ push: LiveActivityPush, prepared: PreparedPush, now: Timestamp, admit: ([PushWarning]) -> Bool
-    ) -> LiveActivityReception {
-        var prepared = prepared
+        var prepared = PreparedPush(push, now: now, configuration: configuration)
         return receive(push, taking: &prepared, now: now, admit: admit)
     }
 
-    /// `receive(_:prepared:now:admit:)` that takes the prepared check's report rather than copying it (what
-    /// `LiveActivityDevice` calls under its lock).
+    /// `receive` with the work that needs only the push done already (`LiveActivityDevice` does it before it takes
+    /// its lock); a check prepared with another configuration than the one in force is done again. The prepared
+    /// check's report is taken rather than copied.
     mutating func receive(
         _ push: LiveActivityPush, taking prepared: inout PreparedPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {

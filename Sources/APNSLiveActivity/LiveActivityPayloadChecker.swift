@@ -23,10 +23,10 @@ public enum LiveActivityPayloadChecker {
     public static func check(
         payload bytes: [UInt8], parsed: JSONValue? = nil, context: LiveActivityCheckContext
     ) -> LiveActivityPayloadReport {
-        PreparedPayloadCheck(
+        var check = PreparedPayloadCheck(
             payload: bytes, parsed: parsed, now: context.now, schemas: context.schemas,
-            futureTimestampTolerance: context.futureTimestampTolerance
-        ).finish(
+            futureTimestampTolerance: context.futureTimestampTolerance)
+        return check.takeFinishedReport(
             activityAttributesType: context.activityAttributesType, activityAttributes: context.activityAttributes,
             lastAppliedTimestamp: context.lastAppliedTimestamp)
     }

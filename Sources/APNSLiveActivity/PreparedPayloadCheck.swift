@@ -106,18 +106,9 @@ struct PreparedPayloadCheck: Sendable {
     }
 
     /// The whole report for a push to an activity of type `activityAttributesType` with `activityAttributes`
-    /// whose last applied `aps.timestamp` is `lastAppliedTimestamp` (all nil when the token shows no activity).
-    func finish(
-        activityAttributesType: String?, activityAttributes: JSONValue?, lastAppliedTimestamp: Double?
-    ) -> LiveActivityPayloadReport {
-        var check = self
-        return check.takeFinishedReport(
-            activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
-            lastAppliedTimestamp: lastAppliedTimestamp)
-    }
-
-    /// `finish`, with the report taken out of this check rather than copied (the check keeps an empty one; its
-    /// `eventText` and the rest stay). The simulated device calls it under its lock.
+    /// whose last applied `aps.timestamp` is `lastAppliedTimestamp` (all nil when the token shows no activity),
+    /// taken out of this check rather than copied (the check keeps an empty one; its `eventText` and the rest
+    /// stay). The simulated device calls it under its lock.
     mutating func takeFinishedReport(
         activityAttributesType: String?, activityAttributes: JSONValue?, lastAppliedTimestamp: Double?
     ) -> LiveActivityPayloadReport {

@@ -88,9 +88,9 @@ import Testing
         let push = LiveActivityPush(
             deviceToken: "ab", topic: "t", priority: 5, apnsID: "1", payload: Array(P.update(timestamp: P.nowSeconds + 7200).utf8))
         var state = LiveActivityDeviceState(configuration: LiveActivityConfiguration(schemas: [P.delivery]))
-        let stale = PreparedPush(push, now: P.now, schemas: [], futureTimestampTolerance: 3 * 3600)
+        var stale = PreparedPush(push, now: P.now, schemas: [], futureTimestampTolerance: 3 * 3600)
         #expect(!stale.check.wasPrepared(for: state.configuration, now: P.now))
-        let received = state.receive(push, prepared: stale, now: P.now) { _ in true }
+        let received = state.receive(push, taking: &stale, now: P.now) { _ in true }
         let expected = LiveActivityPayloadChecker.check(
             payload: push.payload, context: LiveActivityCheckContext(now: P.now, schemas: [P.delivery])).warnings
         #expect(received.warnings == expected)
