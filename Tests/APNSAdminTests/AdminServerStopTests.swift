@@ -38,7 +38,7 @@ import Testing
         let store = InMemoryDeliveryStore()
         var server: AdminServer? = try AdminServer(
             host: "127.0.0.1", port: 0, bearerToken: nil, store: store, backend: FakeBackend())
-        weak var released = server
+        weak let released = server
         let port = try #require(server).port
         try #require(server).start()
         let client = try ClientSocket(host: "127.0.0.1", port: port, tls: nil, timeout: 10)
@@ -61,7 +61,7 @@ import Testing
     @Test func aSecondStopReturnsAndTheServerIsReleased() throws {
         var server: AdminServer? = try AdminServer(
             host: "127.0.0.1", port: 0, bearerToken: nil, store: InMemoryDeliveryStore(), backend: FakeBackend())
-        weak var released = server
+        weak let released = server
         try #require(server).start()
         try #require(server).stop()
         try #require(server).stop()
