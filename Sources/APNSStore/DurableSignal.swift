@@ -102,11 +102,21 @@ extension DurableSignal {
     /// Returns once a long poll is blocked waiting for a commit (true), or after `limit` checks a millisecond
     /// apart (false).
     func waitUntilParked(limit: Int = 20_000) -> Bool {
+        waitUntil(limit: limit) { parkedNow, _ in parkedNow > 0 }
+    }
+
+    /// Returns once long polls have blocked more than `parkings` times in all (true: one more has parked, even
+    /// while another was parked already), or after `limit` checks a millisecond apart (false).
+    func waitUntilParkings(exceed parkings: Int, limit: Int = 20_000) -> Bool {
+        waitUntil(limit: limit) { _, parkedEver in parkedEver > parkings }
+    }
+
+    private func waitUntil(limit: Int, _ holds: (_ parkedNow: Int, _ parkedEver: Int) -> Bool) -> Bool {
         for _ in 0..<limit {
             condition.lock()
-            let parked = parkedNow > 0
+            let held = holds(parkedNow, parkedEver)
             condition.unlock()
-            if parked { return true }
+            if held { return true }
             Thread.sleep(forTimeInterval: 0.001)
         }
         return false

@@ -25,14 +25,8 @@ import Testing
             _ = try? store.waitForNext(.all, after: 0, timeout: maxWait, cancellation: other)
             otherReturned.signal()
         }.start()
-        // The other long poll parks too (the same bounded check as `waitUntilParked`), so the cancel's wake-up
-        // reaches it as well and it must go back to waiting.
-        var checks = 0
-        while store.longPollSignal.parkings == parkings && checks < 20_000 {
-            checks += 1
-            Thread.sleep(forTimeInterval: 0.001)
-        }
-        #expect(store.longPollSignal.parkings > parkings)
+        // The other long poll parks too, so the cancel's wake-up reaches it as well and it must go back to waiting.
+        #expect(store.longPollSignal.waitUntilParkings(exceed: parkings))
         cancelled.cancel()
         // The bound is a failure bound only: only `cancel` can end a wait of `maxWait` before it.
         #expect(returned.wait(timeout: .now() + 20) == .success)
