@@ -166,6 +166,10 @@ final class ConnectionDriver {
 
     func deliver(streamID: Int32, response: HTTPResponse, actions: [ConnectionAction]) {
         guard let session, !closed else { return }
+        guard !actions.isEmpty else {
+            session.respond(streamID: streamID, response: response)
+            return
+        }
         if actions.contains(.closeConnection) {
             close()
             return

@@ -131,8 +131,10 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 
     /// Thread-safe: queue a response for a connection of this worker and wake the loop.
-    func post(_ pending: PendingResponse) {
-        inbox.withLock { $0.append(pending) }
+    func post(_ pending: consuming PendingResponse) {
+        // Moved into the inbox, not copied (a retain of each of its arrays, and their release later).
+        var item: PendingResponse? = pending
+        inbox.withLock { $0.append(item.take()!) }
         event_active(wakeEvent, 0, 0)
     }
 
@@ -246,21 +248,35 @@ final class EventLoopWorker: @unchecked Sendable {
             delivering.removeAll(keepingCapacity: true)
             touched.removeAll(keepingCapacity: true)
         }
+        // The connection of the previous item, looked up again only when the next item names another.
+        var lastDriver: (id: UInt64, driver: ConnectionDriver?)?
         for index in delivering.indices {
-            var item = delivering[index]
-            if let delay = item.actions.lazy.compactMap({ if case .delayResponse(let ms) = $0 { ms } else { nil } }).first {
-                item.actions.removeAll { if case .delayResponse = $0 { true } else { false } }
-                let delayed = item
-                schedule(afterMilliseconds: delay) { [unowned self] in
+            // Lent from the array (no copy of the response): the common item has no actions at all.
+            if !delivering[index].actions.isEmpty, let delay = delivering[index].actions.lazy.compactMap({
+                if case .delayResponse(let ms) = $0 { ms } else { nil }
+            }).first {
+                var delayed = delivering[index]
+                delayed.actions.removeAll { if case .delayResponse = $0 { true } else { false } }
+                schedule(afterMilliseconds: delay) { [unowned self, delayed] in
                     guard let driver = connections[delayed.connectionID] else { return }
                     driver.deliver(streamID: delayed.streamID, response: delayed.response, actions: delayed.actions)
                     driver.flush()
                 }
                 continue
             }
-            guard let driver = connections[item.connectionID] else { continue }
-            driver.deliver(streamID: item.streamID, response: item.response, actions: item.actions)
-            if !touched.contains(where: { $0 === driver }) { touched.append(driver) }
+            let connectionID = delivering[index].connectionID
+            let driver: ConnectionDriver?
+            if let last = lastDriver, last.id == connectionID {
+                driver = last.driver
+            } else {
+                driver = connections[connectionID]
+                lastDriver = (connectionID, driver)
+                if let driver, !touched.contains(where: { $0 === driver }) { touched.append(driver) }
+            }
+            guard let driver else { continue }
+            driver.deliver(
+                streamID: delivering[index].streamID, response: delivering[index].response,
+                actions: delivering[index].actions)
         }
         for driver in touched { driver.flush() }
     }

@@ -18,6 +18,10 @@ extension HTTP2ServerSession {
         var headerListTooLarge = false
         /// Reset by this side (body caps, incomplete-stream timeout): later DATA is dropped.
         var refused = false
+        /// Dispatched, its request not yet handed over (`HTTP2ServerSession.forEachEvent`): not reused meanwhile.
+        var awaitingHandOver = false
+        /// nghttp2 closed the stream.
+        var closed = false
         /// Body bytes counted against the connection's and the server's buffer budgets.
         var reservedBodyBytes = 0
         var receivedAt: Timestamp
@@ -28,6 +32,16 @@ extension HTTP2ServerSession {
             self.receivedAt = receivedAt
             self.startedAt = startedAt
             headers.reserveCapacity(16)  // one allocation for a usual request's fields, not four growths
+        }
+
+        /// Adds a kept header field. The array is moved into a local for the append (two swaps, checked by the
+        /// compiler) instead of an access to the property held across the append (checked at run time).
+        @inline(__always)
+        func append(_ field: HeaderField) {
+            var fields: [HeaderField] = []
+            swap(&fields, &headers)
+            fields.append(field)
+            swap(&fields, &headers)
         }
 
         static let keptHeaderCapacity = 32
@@ -42,18 +56,26 @@ extension HTTP2ServerSession {
             host = nil
             // The arrays keep their storage when the last request let go of it and it is small (then a new stream
             // costs no allocation); otherwise they start afresh, as a new object's do.
-            if headers.capacity <= Self.keptHeaderCapacity {
-                headers.removeAll(keepingCapacity: true)
+            var fields: [HeaderField] = []
+            swap(&fields, &headers)
+            if fields.capacity <= Self.keptHeaderCapacity {
+                fields.removeAll(keepingCapacity: true)
             } else {
-                headers = []
+                fields = []
             }
-            headers.reserveCapacity(16)
-            if body.capacity <= Self.keptBodyCapacity { body.removeAll(keepingCapacity: true) } else { body = [] }
+            fields.reserveCapacity(16)
+            swap(&fields, &headers)
+            var bytes: [UInt8] = []
+            swap(&bytes, &body)
+            if bytes.capacity <= Self.keptBodyCapacity { bytes.removeAll(keepingCapacity: true) } else { bytes = [] }
+            swap(&bytes, &body)
             bodyLength = 0
             headerListSize = 0
             dispatched = false
             headerListTooLarge = false
             refused = false
+            awaitingHandOver = false
+            closed = false
             reservedBodyBytes = 0
             self.receivedAt = receivedAt
             self.startedAt = startedAt

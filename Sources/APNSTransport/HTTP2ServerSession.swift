@@ -53,9 +53,17 @@ final class HTTP2ServerSession {
     static let rememberedResponseNames = 16
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
     private var outgoingBodies = OutgoingBodies()
-    private var events: [Event] = []
-    private var eventsBeingHandled: [Event] = []
+    /// What `forEachEvent` hands over next: completed streams are queued as their state objects and become an
+    /// `HTTPRequest` only as each is handed over (built once, lent to the owner, never copied into a queue).
+    private var events: [QueuedEvent] = []
+    private var eventsBeingHandled: [QueuedEvent] = []
     private var insideNGHTTP2 = false
+
+    private enum QueuedEvent {
+        /// A dispatched stream; `bodyLength` as counted at dispatch.
+        case request(streamID: Int32, stream: StreamState, bodyLength: Int)
+        case headerListTooLarge(streamID: Int32, size: Int)
+    }
     /// Streams answered early (body over the limit) that may still receive DATA: once the response's END_STREAM
     /// has been sent (`responseEnded`), they are reset with NO_ERROR.
     private var streamsToResetAfterResponse: Set<Int32> = []
@@ -164,12 +172,33 @@ final class HTTP2ServerSession {
     /// of each of its strings and arrays), as iterating the stored array made.
     func forEachEvent(_ body: (Event) -> Void) {
         guard !events.isEmpty else { return }
-        var batch: [Event] = []
+        var batch: [QueuedEvent] = []
         swap(&batch, &eventsBeingHandled)
         swap(&events, &batch)
-        for index in batch.indices { body(batch[index]) }
+        for index in batch.indices {
+            switch batch[index] {
+            case .request(let streamID, let stream, let bodyLength):
+                body(.request(handOver(stream, streamID: streamID, bodyLength: bodyLength)))
+            case .headerListTooLarge(let streamID, let size):
+                body(.headerListTooLarge(streamID: streamID, size: size))
+            }
+        }
         batch.removeAll(keepingCapacity: true)
         swap(&batch, &eventsBeingHandled)
+    }
+
+    /// The request of a dispatched stream, as it stood when it was dispatched: its fields and body do not change
+    /// after that (`header` and `dataChunk` keep nothing more for a dispatched stream), and `bodyLength` is the
+    /// count at dispatch. A stream closed meanwhile was kept out of the spares (`awaitingHandOver`) and goes there
+    /// now.
+    private func handOver(_ stream: StreamState, streamID: Int32, bodyLength: Int) -> HTTPRequest {
+        stream.awaitingHandOver = false
+        let request = HTTPRequest(
+            method: stream.method ?? "", path: stream.path ?? "", scheme: stream.scheme,
+            authority: stream.authority ?? stream.host, headers: stream.headers, body: stream.body,
+            bodyLength: bodyLength, streamID: streamID, connection: connection, receivedAt: stream.receivedAt)
+        if stream.closed { recycle(stream) }
+        return request
     }
 
     /// Appends every frame nghttp2 wants to send to `output`, at most `limit` bytes beyond what it holds.
@@ -386,37 +415,52 @@ final class HTTP2ServerSession {
             headerFieldsSeen += 1
             return 0
         }
-        guard admitHeaderField(of: stream, nameLength: name.count, valueLength: value.count) else { return 0 }
+        guard admitHeaderField(of: stream, nameLength: name.count, valueLength: value.count), !stream.dispatched
+        else { return 0 }
         headerFieldsKept += 1
         switch RequestFieldName(name) {
-        case .method: stream.method = recentValues.string(value)
-        case .path: stream.path = recentPaths.string(value)
-        case .scheme: stream.scheme = recentValues.string(value)
-        case .authority: stream.authority = recentValues.string(value)
+        case .method: stream.method = recentString(value)
+        case .path:
+            var recent = RecentHeaderValues.movedOut
+            swap(&recent, &recentPaths)
+            stream.path = recent.string(value)
+            swap(&recent, &recentPaths)
+        case .scheme: stream.scheme = recentString(value)
+        case .authority: stream.authority = recentString(value)
         case .host:
-            let text = recentValues.string(value)
+            let text = recentString(value)
             stream.host = text
-            stream.headers.append(HeaderField("host", text))
+            stream.append(HeaderField("host", text))
         case .known(let knownName):
-            stream.headers.append(HeaderField(knownName, recentValues.string(value)))
+            stream.append(HeaderField(knownName, recentString(value)))
         case .other:
-            stream.headers.append(HeaderField(String(decoding: name, as: UTF8.self), recentValues.string(value)))
+            stream.append(HeaderField(String(decoding: name, as: UTF8.self), recentString(value)))
         }
         return 0
+    }
+
+    /// `recentValues.string(value)`, run on the values moved into a local and back: the property is changed by two
+    /// swaps the compiler checks statically, not by one access held across the call (checked at run time).
+    @inline(__always)
+    private func recentString(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        var recent = RecentHeaderValues.movedOut
+        swap(&recent, &recentValues)
+        defer { swap(&recent, &recentValues) }
+        return recent.string(value)
     }
 
     /// A regular header field nghttp2 found invalid (its name already lower-cased; pseudo-headers are not kept),
     /// once admitted (`admitHeaderField(streamID:nameLength:valueLength:)`, before its strings are made).
     fileprivate func invalidHeader(streamID: Int32, name: String, value: String) -> Int32 {
-        guard let stream = headerBlock(streamID) else { return 0 }
+        guard let stream = headerBlock(streamID), !stream.dispatched else { return 0 }
         headerFieldsKept += 1
         if name == "host" { stream.host = value }
-        stream.headers.append(HeaderField(name, value))
+        stream.append(HeaderField(name, value))
         return 0
     }
 
     fileprivate func dataChunk(streamID: Int32, bytes: UnsafeBufferPointer<UInt8>) {
-        guard let stream = streams[streamID], !stream.refused else { return }
+        guard let stream = headerBlock(streamID), !stream.refused else { return }
         stream.bodyLength += bytes.count
         let room = settings.requestBodyLimit - stream.body.count
         if room > 0 && !stream.dispatched {
@@ -434,7 +478,7 @@ final class HTTP2ServerSession {
         if stream.bodyLength > settings.requestBodyLimit && !stream.dispatched {
             // Answer now; do not keep the rest (the body is answered without being buffered in full).
             streamsToResetAfterResponse.insert(streamID)
-            dispatch(streamID: streamID)
+            dispatch(stream, streamID: streamID)
         }
     }
 
@@ -453,13 +497,12 @@ final class HTTP2ServerSession {
 
     fileprivate func endStream(streamID: Int32) {
         // The client finished sending: no need to ask it to stop.
-        streamsToResetAfterResponse.remove(streamID)
-        guard let stream = streams[streamID], !stream.dispatched, !stream.refused else { return }
-        dispatch(streamID: streamID)
+        if !streamsToResetAfterResponse.isEmpty { streamsToResetAfterResponse.remove(streamID) }
+        guard let stream = headerBlock(streamID), !stream.dispatched, !stream.refused else { return }
+        dispatch(stream, streamID: streamID)
     }
 
-    private func dispatch(streamID: Int32) {
-        guard let stream = streams[streamID] else { return }
+    private func dispatch(_ stream: StreamState, streamID: Int32) {
         stream.dispatched = true
         // The body now belongs to the request handed over (or is dropped): it no longer counts as buffered.
         releaseBody(of: stream)
@@ -467,19 +510,23 @@ final class HTTP2ServerSession {
             events.append(.headerListTooLarge(streamID: streamID, size: stream.headerListSize))
             return
         }
-        events.append(.request(HTTPRequest(
-            method: stream.method ?? "", path: stream.path ?? "", scheme: stream.scheme,
-            authority: stream.authority ?? stream.host, headers: stream.headers, body: stream.body,
-            bodyLength: stream.bodyLength, streamID: streamID, connection: connection, receivedAt: stream.receivedAt)))
+        stream.awaitingHandOver = true
+        events.append(.request(streamID: streamID, stream: stream, bodyLength: stream.bodyLength))
     }
 
     fileprivate func streamClosed(streamID: Int32) {
         if let stream = streams.removeValue(forKey: streamID) {
             releaseBody(of: stream)
-            if spareStreams.items.count < spareStreams.limit { spareStreams.items.append(stream) }
+            stream.closed = true
+            // A stream whose request is still queued is recycled once it is handed over (`handOver`).
+            if !stream.awaitingHandOver { recycle(stream) }
         }
         if headerBlockStream?.id == streamID { headerBlockStream = nil }
-        outgoingBodies[streamID] = nil
+        if !outgoingBodies.isEmpty { outgoingBodies[streamID] = nil }
+    }
+
+    private func recycle(_ stream: StreamState) {
+        if spareStreams.items.count < spareStreams.limit { spareStreams.items.append(stream) }
     }
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
@@ -493,21 +540,30 @@ private func session(from userData: UnsafeMutableRawPointer?) -> HTTP2ServerSess
     Unmanaged<HTTP2ServerSession>.fromOpaque(userData!).takeUnretainedValue()
 }
 
+/// Runs `body` on the session without a retain and a release around it: the session owns the nghttp2 session that
+/// is calling back, so it outlives the callback.
+@inline(__always)
+private func withSession<R>(_ userData: UnsafeMutableRawPointer?, _ body: (HTTP2ServerSession) -> R) -> R {
+    Unmanaged<HTTP2ServerSession>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
+}
+
 private func isRequestHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Bool {
     frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) && frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST
 }
 
 private let onBeginHeaders: nghttp2_on_begin_headers_callback = { _, frame, userData in
     guard let frame, isRequestHeaders(frame) else { return 0 }
-    session(from: userData).beginHeaders(streamID: frame.pointee.hd.stream_id)
+    withSession(userData) { $0.beginHeaders(streamID: frame.pointee.hd.stream_id) }
     return 0
 }
 
 private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
     guard let frame, let name, let value, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
-    return session(from: userData).header(
-        streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
-        value: UnsafeBufferPointer(start: value, count: valueLength))
+    return withSession(userData) {
+        $0.header(
+            streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
+            value: UnsafeBufferPointer(start: value, count: valueLength))
+    }
 }
 
 /// A header field nghttp2 considers invalid (for example a value with characters RFC 9113 forbids) would otherwise
@@ -525,7 +581,7 @@ private let onInvalidHeader: nghttp2_on_invalid_header_callback = { _, frame, na
 
 private let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
     guard let data else { return 0 }
-    session(from: userData).dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length))
+    withSession(userData) { $0.dataChunk(streamID: streamID, bytes: UnsafeBufferPointer(start: data, count: length)) }
     return 0
 }
 
@@ -534,7 +590,7 @@ private let onFrameRecv: nghttp2_on_frame_recv_callback = { _, frame, userData i
     let type = UInt32(frame.pointee.hd.type)
     let endStream = frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
     if endStream && (type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue) {
-        session(from: userData).endStream(streamID: frame.pointee.hd.stream_id)
+        withSession(userData) { $0.endStream(streamID: frame.pointee.hd.stream_id) }
     }
     return 0
 }
@@ -543,18 +599,20 @@ private let onFrameSend: nghttp2_on_frame_send_callback = { _, frame, userData i
     guard let frame else { return 0 }
     let type = UInt32(frame.pointee.hd.type)
     guard type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue else { return 0 }
-    session(from: userData).frameSent(
-        streamID: frame.pointee.hd.stream_id,
-        endStream: frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0)
+    withSession(userData) {
+        $0.frameSent(
+            streamID: frame.pointee.hd.stream_id,
+            endStream: frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0)
+    }
     return 0
 }
 
 private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, _, userData in
-    session(from: userData).streamClosed(streamID: streamID)
+    withSession(userData) { $0.streamClosed(streamID: streamID) }
     return 0
 }
 
 private let readResponseBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
     guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-    return session(from: userData).readBody(streamID: streamID, into: buffer, capacity: length, flags: flags)
+    return withSession(userData) { $0.readBody(streamID: streamID, into: buffer, capacity: length, flags: flags) }
 }

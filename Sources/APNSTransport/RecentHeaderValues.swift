@@ -16,6 +16,22 @@ struct RecentHeaderValues {
     let capacity: Int
     private var values: [String] = []
     private var next = 0
+    /// Short values (at most `inlineLimit` bytes: `POST`, `https`, `liveactivity`, `10`) by their bytes, packed in
+    /// two words with their length, and the string each decoded to: a repeat is found by comparing the words
+    /// instead of decoding and validating the bytes again. The bytes are the key, so a value with invalid UTF-8
+    /// gets the same repaired string a fresh decoding gives.
+    private var shortValues: [(key: ShortKey, value: String)] = []
+    private var nextShort = 0
+    static let shortCapacity = 8
+
+    private struct ShortKey: Equatable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var count = 0
+    }
+
+    /// What stands in the owner's property while its values are moved out for a call (no storage).
+    static var movedOut: RecentHeaderValues { RecentHeaderValues(capacity: 1) }
 
     init(capacity: Int = 8) {
         precondition(capacity > 0)
@@ -24,7 +40,7 @@ struct RecentHeaderValues {
 
     /// `bytes` as a String (decoded as UTF-8, invalid sequences repaired), reusing a recent equal value.
     mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.count > Self.inlineLimit else { return String(decoding: bytes, as: UTF8.self) }
+        guard bytes.count > Self.inlineLimit else { return shortString(bytes) }
         for index in values.indices where values[index].utf8.count == bytes.count {
             // Bytes equal to a stored string's UTF-8 are valid UTF-8 and decode to exactly that string.
             let equal = values[index].utf8.withContiguousStorageIfAvailable { stored in
@@ -38,6 +54,27 @@ struct RecentHeaderValues {
         } else {
             values[next] = decoded
             next = (next + 1) % capacity
+        }
+        return decoded
+    }
+
+    private mutating func shortString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard !bytes.isEmpty else { return "" }
+        var key = ShortKey(count: bytes.count)
+        withUnsafeMutableBytes(of: &key.low) { low in
+            withUnsafeMutableBytes(of: &key.high) { high in
+                let split = min(bytes.count, 8)
+                low.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<split]))
+                high.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[split...]))
+            }
+        }
+        for index in shortValues.indices where shortValues[index].key == key { return shortValues[index].value }
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        if shortValues.count < Self.shortCapacity {
+            shortValues.append((key, decoded))
+        } else {
+            shortValues[nextShort] = (key, decoded)
+            nextShort = (nextShort + 1) % Self.shortCapacity
         }
         return decoded
     }

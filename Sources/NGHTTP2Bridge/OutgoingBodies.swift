@@ -15,6 +15,9 @@ public struct OutgoingBodies {
 
     public mutating func removeAll() { pending.removeAll() }
 
+    /// No body is waiting.
+    public var isEmpty: Bool { pending.isEmpty }
+
     /// Copies up to `capacity` bytes of the stream's body into `buffer`; sets `NGHTTP2_DATA_FLAG_EOF` with the last
     /// of them (or at once when the stream has no body left) and forgets the body. Returns the bytes copied.
     public mutating func read(

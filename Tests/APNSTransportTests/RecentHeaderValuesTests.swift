@@ -19,3 +19,21 @@ import Testing
         }
     }
 }
+
+extension RecentHeaderValuesTests {
+    /// Short values are kept by their bytes: equal bytes give the string a fresh decoding gives, different bytes of
+    /// the same length (or a prefix, or the same bytes padded with NULs) never find another value's string.
+    @Test func shortValuesAreReusedOnlyForTheSameBytes() {
+        var recent = RecentHeaderValues()
+        var values: [[UInt8]] = [[], Array("POST".utf8), Array("PUT".utf8), Array("POST".utf8), Array("POS".utf8),
+                                 Array("POST".utf8) + [0], [0], [0, 0], Array("https".utf8), Array("12345678".utf8),
+                                 Array("123456789".utf8), Array("123456780".utf8), Array("liveactivity".utf8),
+                                 Array("123456789012345".utf8), Array("123456789012346".utf8), [0xC3], [0xC3, 0xA9],
+                                 Array("é".utf8), [0xFF, 0xFE]]
+        values += (0..<20).map { Array("v\($0)".utf8) }  // more than it keeps
+        values += values.reversed()
+        for bytes in values {
+            #expect(Self.decode(&recent, bytes) == String(decoding: bytes, as: UTF8.self), "\(bytes)")
+        }
+    }
+}
