@@ -27,6 +27,15 @@ final class PushApplication: HTTP2Application {
         self.clock = clock
     }
 
+    /// Runs the pipeline for one push, at the clock's time. Called on the application, so that the pipeline is used
+    /// where it is stored (a call on `application.pipeline` from the connection copied it out, a retain and a
+    /// release of each of its references, per push).
+    func decide(
+        _ request: HTTPRequest, connection: inout PushConnectionState, authenticator: ConnectionTokenAuthenticator?
+    ) -> PushDecision {
+        pipeline.decide(request, connection: &connection, authenticator: authenticator, scripts: scripted, now: clock.now())
+    }
+
     func connectionOpened(_ connection: ConnectionInfo) -> any HTTP2ConnectionHandler {
         recorder.metrics.connectionOpened()
         if let broadcast, let environment = BroadcastService.managementEnvironment(connection) {
@@ -58,9 +67,7 @@ final class PushConnection: HTTP2ConnectionHandler {
     func handle(_ request: HTTPRequest, sink: ResponseSink) {
         if application.broadcast?.handleSend(request, authenticator: authenticator, sink: sink) == true { return }
         let started = DispatchTime.now().uptimeNanoseconds
-        let decision = application.pipeline.decide(
-            request, connection: &state, authenticator: authenticator, scripts: application.scripted,
-            now: application.clock.now())
+        let decision = application.decide(request, connection: &state, authenticator: authenticator)
         let latency = Int64(DispatchTime.now().uptimeNanoseconds - started) / 1000
         let response = decision.response
         let actions = decision.actions
