@@ -27,6 +27,25 @@ public struct JSONWriter {
 
     @inlinable public mutating func reserve(_ capacity: Int) { output.reserve(capacity - output.count) }
 
+    /// Appends bytes as they are, outside the JSON structure: for a buffer whose JSON is framed by other bytes (the
+    /// SQLite store writes a row's other values and the record's JSON into one writer).
+    @inlinable public mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) { output.append(raw: bytes) }
+
+    @inlinable public mutating func appendRaw(_ byte: UInt8) { output.append(byte) }
+
+    /// The bytes written so far, in place (valid only inside `body`).
+    @inlinable public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: output.buffer.pointee.base, count: output.count))
+    }
+
+    /// The bytes written so far, in place and writable (valid only inside `body`): for patching a framing value
+    /// written before its content's length was known.
+    @inlinable public mutating func withUnsafeMutableBytes<Result>(
+        _ body: (UnsafeMutableRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        try body(UnsafeMutableRawBufferPointer(start: output.buffer.pointee.base, count: output.count))
+    }
+
     @inlinable public mutating func beginObject() { output.append(UInt8(ascii: "{")); open() }
     @inlinable public mutating func endObject() { output.append(UInt8(ascii: "}")); close() }
     @inlinable public mutating func beginArray() { output.append(UInt8(ascii: "[")); open() }
@@ -48,9 +67,8 @@ public struct JSONWriter {
 
     /// Writes `"name":` inside an object.
     @inlinable public mutating func key(_ name: String) {
-        separate()
-        string(name)
-        output.append(UInt8(ascii: ":"))
+        let comma = separatorNeeded()
+        Self.withUTF8(name) { escaped($0, comma: comma, colon: true) }
     }
 
     @inlinable public mutating func field(_ name: String, _ value: String) { key(name); string(value) }
@@ -104,22 +122,35 @@ public struct JSONWriter {
     }
 
     @inlinable mutating func separate() {
-        guard depth > 0 else { return }
+        if separatorNeeded() { output.append(UInt8(ascii: ",")) }
+    }
+
+    /// Whether the next member/element of the open container follows another (a comma before it); marks the
+    /// container as no longer empty.
+    @inlinable mutating func separatorNeeded() -> Bool {
+        guard depth > 0 else { return false }
         if depth <= 64 {
-            let bit: UInt64 = 1 << UInt64(depth - 1)
-            if commas & bit != 0 { output.append(UInt8(ascii: ",")) }
-            commas |= bit
-        } else {
-            if deeperCommas[depth - 65] { output.append(UInt8(ascii: ",")) }
-            deeperCommas[depth - 65] = true
+            let bit: UInt64 = 1 &<< UInt64(depth &- 1)
+            defer { commas |= bit }
+            return commas & bit != 0
         }
+        defer { deeperCommas[depth - 65] = true }
+        return deeperCommas[depth - 65]
     }
 
     /// Writes `value` as a JSON string. Scans the UTF-8 bytes in place (no iterator over `String.UTF8View`, which
     /// cost more than the rest of a record's encoding).
     @inlinable public mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { escaped($0) }
+        Self.withUTF8(value) { escaped($0) }
+    }
+
+    /// `text`'s UTF-8 bytes in place: without the copy of the string `String.withUTF8` needs (a retain and a
+    /// release per string) unless the text is not stored as contiguous UTF-8.
+    @inlinable static func withUTF8(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if text.utf8.withContiguousStorageIfAvailable(body) == nil {
+            var text = text
+            text.withUTF8(body)
+        }
     }
 
     /// Writes UTF-8 bytes (valid UTF-8, e.g. a request body already checked) as a JSON string, as `string` writes
@@ -129,80 +160,122 @@ public struct JSONWriter {
     /// Writes straight into the buffer: room for the quotes and every byte is reserved first, the escapes' extra
     /// bytes as they come, so clean words are stored eight bytes at a time and an escape is a few stores (a
     /// payload's JSON text escapes a quote every few bytes; a call per run and per escaped byte cost more than the
-    /// rest of the record).
-    @inlinable mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    /// rest of the record). With `comma` a `,` comes first, with `colon` a `:` after (a member's key: one call and
+    /// one room check for the three).
+    @inlinable mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>, comma: Bool = false, colon: Bool = false) {
         let count = utf8.count
-        output.reserve(count + 2)
+        // The text, the quotes, the comma and colon, and eight bytes so that the last word may be stored whole.
+        output.reserve(count + 12)
         let state = output.buffer
         var base = state.pointee.base
         var at = state.pointee.count
-        // Bytes escapes may add before the buffer must grow: the room left after the text not yet written (the byte
-        // being escaped included) and the closing quote. An escape adds at most five bytes to its byte's one.
-        var spare = state.pointee.capacity - at - count - 2
+        if comma {
+            base[at] = UInt8(ascii: ",")
+            at += 1
+        }
         base[at] = UInt8(ascii: "\"")
         at += 1
+        // Bytes escapes may add before the buffer must grow: the room left after the text not yet written and the
+        // closing quote and colon (at least eight at first). An escape adds at most five bytes to its byte's one.
+        // Each step below keeps `capacity - at == spare + (count - index) + 2` before the byte it escapes is
+        // counted as written.
+        var spare = state.pointee.capacity - at - count - 2
         if let source = utf8.baseAddress {
             var index = 0
             while index < count {
-                // Eight bytes at a time while none needs escaping (most of a record: tokens, ids, header values).
-                while index + 8 <= count {
-                    let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-                    if Self.mayNeedEscape(word) { break }
-                    UnsafeMutableRawPointer(base + at).storeBytes(of: word, as: UInt64.self)
-                    at += 8
-                    index += 8
-                }
-                let end = min(index + 8, count)
-                while index < end {
-                    let byte = source[index]
-                    index += 1
+                let byte: UInt8
+                let left = count - index
+                if left >= 8 || spare + left >= 8 {
+                    // Eight bytes at a time (fewer at the end, padded with plain bytes): stored whole, as there is
+                    // room for eight, and kept up to the first byte that needs escaping (the lowest flagged byte of
+                    // `escapeMask` is exact), so a quote costs its escape, not a byte-by-byte pass over its word.
+                    let word = left >= 8
+                        ? UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
+                        : Self.tailWord(source + index, count: left)
+                    UnsafeMutableRawPointer(base + at).storeBytes(of: word.littleEndian, as: UInt64.self)
+                    let mask = Self.escapeMask(word)
+                    if mask == 0 {
+                        let stored = min(left, 8)
+                        at += stored
+                        index += stored
+                        continue
+                    }
+                    let clean = mask.trailingZeroBitCount &>> 3
+                    at += clean
+                    index += clean
+                    byte = source[index]
+                } else {
+                    byte = source[index]
                     guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
                         base[at] = byte
                         at += 1
+                        index += 1
                         continue
                     }
-                    if spare < 5 {
-                        state.pointee.count = at
-                        // The rest of the text, its closing quote, and room for more escapes.
-                        output.reserve(count - index + 1 + 64 + count / 4)
-                        base = state.pointee.base
-                        // As everywhere in this loop, `spare` leaves out this byte's own slot (the `- 2`: the slot and
-                        // the closing quote), so that `spare < 5` means fewer than six bytes for this escape.
-                        spare = state.pointee.capacity - at - (count - index) - 2
-                    }
-                    assert(at + 6 <= state.pointee.capacity - (count - index) - 1, "an escape past the reserved room")
-                    base[at] = UInt8(ascii: "\\")
-                    switch byte {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"): base[at + 1] = byte
-                    case 0x0A: base[at + 1] = UInt8(ascii: "n")
-                    case 0x0D: base[at + 1] = UInt8(ascii: "r")
-                    case 0x09: base[at + 1] = UInt8(ascii: "t")
-                    default:
-                        base[at + 1] = UInt8(ascii: "u")
-                        base[at + 2] = UInt8(ascii: "0")
-                        base[at + 3] = UInt8(ascii: "0")
-                        base[at + 4] = Self.hexDigit(byte >> 4)
-                        base[at + 5] = Self.hexDigit(byte & 0x0F)
-                        at += 4
-                        spare -= 4
-                    }
-                    at += 2
-                    spare -= 1
                 }
+                index += 1
+                if spare < 5 {
+                    state.pointee.count = at
+                    // The rest of the text, its closing quote and colon, and room for more escapes.
+                    output.reserve(count - index + 2 + 64 + count / 4)
+                    base = state.pointee.base
+                    // `spare` leaves out this byte's own slot and the closing quote and colon (the `- 3`), so that
+                    // `spare < 5` means fewer than six bytes for this escape.
+                    spare = state.pointee.capacity - at - (count - index) - 3
+                }
+                assert(at + 6 <= state.pointee.capacity - (count - index) - 2, "an escape past the reserved room")
+                base[at] = UInt8(ascii: "\\")
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): base[at + 1] = byte
+                case 0x0A: base[at + 1] = UInt8(ascii: "n")
+                case 0x0D: base[at + 1] = UInt8(ascii: "r")
+                case 0x09: base[at + 1] = UInt8(ascii: "t")
+                default:
+                    base[at + 1] = UInt8(ascii: "u")
+                    base[at + 2] = UInt8(ascii: "0")
+                    base[at + 3] = UInt8(ascii: "0")
+                    base[at + 4] = Self.hexDigit(byte >> 4)
+                    base[at + 5] = Self.hexDigit(byte & 0x0F)
+                    at += 4
+                    spare -= 4
+                }
+                at += 2
+                spare -= 1
             }
         }
-        assert(at < state.pointee.capacity, "the closing quote past the buffer")
+        assert(at + 2 <= state.pointee.capacity, "the closing quote past the buffer")
         base[at] = UInt8(ascii: "\"")
-        state.pointee.count = at + 1
+        at += 1
+        if colon {
+            base[at] = UInt8(ascii: ":")
+            at += 1
+        }
+        state.pointee.count = at
+    }
+
+    /// The `count` (1–7) bytes at `source` as the low bytes of a word, the rest plain bytes (`A`): read without
+    /// touching a byte past them.
+    @inlinable static func tailWord(_ source: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let padding: UInt64 = 0x4141_4141_4141_4141 &<< UInt64(count &* 8)
+        if count >= 4 {
+            let raw = UnsafeRawPointer(source)
+            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+            return low | high &<< UInt64((count &- 4) &* 8) | padding
+        }
+        let middle = count &>> 1
+        return UInt64(source[0]) | UInt64(source[middle]) &<< UInt64(middle &* 8)
+            | UInt64(source[count - 1]) &<< UInt64((count &- 1) &* 8) | padding
     }
 
     @inlinable static func hexDigit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
-    /// Whether any of the eight bytes of `word` is below 0x20, a quote or a backslash (exact for "any": the
-    /// classic has-zero / has-less-than tests, Hacker's Delight 6-1).
-    @inlinable static func mayNeedEscape(_ word: UInt64) -> Bool {
+    /// The high bit of each byte of `word` (the first byte in memory the lowest) that is below 0x20, a quote or a
+    /// backslash: nonzero exactly when one is (the classic has-zero / has-less-than tests, Hacker's Delight 6-1). The
+    /// lowest flagged byte is exact; bytes above it may be flagged falsely (a borrow only starts at a true one).
+    @inlinable static func escapeMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         let control = (word &- ones &* 0x20) & ~word & highBits
@@ -210,7 +283,7 @@ public struct JSONWriter {
         let backslashes = word ^ (ones &* 0x5C)
         let quote = (quotes &- ones) & ~quotes & highBits
         let backslash = (backslashes &- ones) & ~backslashes & highBits
-        return (control | quote | backslash) != 0
+        return control | quote | backslash
     }
 }
 
@@ -333,6 +406,13 @@ extension JSONValue {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
         (buffer.pointee.base + buffer.pointee.count).initialize(from: source, count: bytes.count)
+        buffer.pointee.count += bytes.count
+    }
+
+    @inlinable func append(raw bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(buffer.pointee.base + buffer.pointee.count).copyMemory(from: source, byteCount: bytes.count)
         buffer.pointee.count += bytes.count
     }
 

@@ -7,21 +7,37 @@ import Synchronization
 ///
 /// Names: `apns_mock_requests_total{status}`, `apns_mock_rejections_total{reason}`,
 /// `apns_mock_response_latency_seconds` (histogram), `apns_mock_connections_open`, `apns_mock_connections_total`.
-public final class Metrics: Sendable {
+public final class Metrics: @unchecked Sendable {
     /// Upper bounds of the latency histogram buckets, in microseconds.
     public static let latencyBucketsMicroseconds: [Int64] = [
         100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000,
     ]
 
     private struct Counters {
-        var requestsByStatus: [Int: Int64] = [:]
+        /// Requests by status for the statuses below `Metrics.statusSlots` (every HTTP status, and 0 for a withheld
+        /// answer), indexed by status: counted without hashing the status on every answered request.
+        var requestsByStatusSlot = [Int64](repeating: 0, count: Metrics.statusSlots)
+        /// Any other status.
+        var requestsByOtherStatus: [Int: Int64] = [:]
         var rejectionsByReason: [String: Int64] = [:]
         var latencyBuckets = [Int64](repeating: 0, count: Metrics.latencyBucketsMicroseconds.count)
         var latencyCount: Int64 = 0
         var latencySumMicroseconds: Int64 = 0
+
+        /// Every status counted so far (a slot with a count was seen).
+        var requestsByStatus: [Int: Int64] {
+            var all = requestsByOtherStatus
+            for (status, count) in requestsByStatusSlot.enumerated() where count > 0 { all[status] = count }
+            return all
+        }
     }
 
-    private let counters = Locked(Counters())
+    private static let statusSlots = 600
+
+    // `counters` is only touched with `lock` held. An `NSLock` and a stored property rather than `Locked`: its
+    // generic `withLock`, called across modules, ran unspecialised for every answered request.
+    private let lock = NSLock()
+    private var counters = Counters()
     private let connectionsOpen = Atomic<Int64>(0)
     private let connectionsTotal = Atomic<Int64>(0)
 
@@ -29,15 +45,30 @@ public final class Metrics: Sendable {
 
     /// One answered request: its status, its reason (rejections only) and how long the answer took.
     public func recordRequest(status: Int, reason: String?, latencyMicroseconds: Int64) {
-        counters.withLock { counters in
-            counters.requestsByStatus[status, default: 0] += 1
-            if status != 200 { counters.rejectionsByReason[reason ?? "none", default: 0] += 1 }
-            if let bucket = Self.latencyBucketsMicroseconds.firstIndex(where: { latencyMicroseconds <= $0 }) {
-                counters.latencyBuckets[bucket] += 1
-            }
-            counters.latencyCount += 1
-            counters.latencySumMicroseconds += latencyMicroseconds
+        let bucket = Self.latencyBucket(latencyMicroseconds)
+        lock.lock()
+        Self.count(status: status, reason: reason, latencyMicroseconds: latencyMicroseconds, bucket: bucket, in: &counters)
+        lock.unlock()
+    }
+
+    /// One request counted in `counters` (one access to the stored property, not one per counter).
+    private static func count(
+        status: Int, reason: String?, latencyMicroseconds: Int64, bucket: Int?, in counters: inout Counters
+    ) {
+        if status >= 0 && status < statusSlots {
+            counters.requestsByStatusSlot[status] += 1
+        } else {
+            counters.requestsByOtherStatus[status, default: 0] += 1
         }
+        if status != 200 { counters.rejectionsByReason[reason ?? "none", default: 0] += 1 }
+        if let bucket { counters.latencyBuckets[bucket] += 1 }
+        counters.latencyCount += 1
+        counters.latencySumMicroseconds += latencyMicroseconds
+    }
+
+    /// The first bucket whose bound holds `latencyMicroseconds`; nil past the last bound.
+    private static func latencyBucket(_ latencyMicroseconds: Int64) -> Int? {
+        latencyBucketsMicroseconds.firstIndex { latencyMicroseconds <= $0 }
     }
 
     public func connectionOpened() {
@@ -51,7 +82,9 @@ public final class Metrics: Sendable {
 
     /// Prometheus text format 0.0.4.
     public func prometheusText() -> String {
-        let snapshot = counters.withLock { $0 }
+        lock.lock()
+        let snapshot = counters
+        lock.unlock()
         var lines: [String] = []
         lines.append("# HELP apns_mock_requests_total Requests answered, by HTTP status.")
         lines.append("# TYPE apns_mock_requests_total counter")

@@ -1,11 +1,15 @@
 import APNSCore
 import Foundation
+import Synchronization
 
 /// Whether the delivery store is taking records. While the last append failed, `/api/health` says `degraded` with
 /// the reason, and pushes are answered `503 ServiceUnavailable` instead of 200 (`StoreFailureAnswer`): a 200 is sent
 /// only for a stored record. The next successful append clears it.
 final class StoreHealth: Sendable {
     private let failure = Locked<String?>(nil)
+    /// Whether `failure` holds a reason; set and cleared with its lock held. A success reads it alone, without the
+    /// lock (every stored push reports a success, and the store almost always works).
+    private let degraded = Atomic<Bool>(false)
     private let log: RateLimitedLog
 
     init(log: RateLimitedLog = .standardError) {
@@ -13,12 +17,19 @@ final class StoreHealth: Sendable {
     }
 
     func recordSuccess() {
-        failure.withLock { if $0 != nil { $0 = nil } }
+        guard degraded.load(ordering: .acquiring) else { return }
+        failure.withLock {
+            $0 = nil
+            degraded.store(false, ordering: .releasing)
+        }
     }
 
     func recordFailure(_ error: any Error) {
         let reason = "the delivery store cannot record deliveries: \(error)"
-        failure.withLock { $0 = reason }
+        failure.withLock {
+            $0 = reason
+            degraded.store(true, ordering: .releasing)
+        }
         log.log(key: "store-append", "\(reason); pushes are answered 503 ServiceUnavailable until it recovers")
     }
 

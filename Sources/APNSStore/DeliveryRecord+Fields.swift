@@ -13,7 +13,7 @@ struct DeliveryRecordField: Sendable {
     /// Appends the texts `q` searches in this field; nil when search does not look at it.
     let search: (@Sendable (DeliveryRecord, inout [String]) -> Void)?
     /// The SQLite column beside the JSON blob that lets the store filter on this field, with its value.
-    let column: (name: String, value: @Sendable (DeliveryRecord) -> SQLiteValue)?
+    let column: DeliveryRecordColumn?
     /// How the admin API and the command line show the field, where that differs from `write` (the stored form).
     let present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)?
 
@@ -21,7 +21,7 @@ struct DeliveryRecordField: Sendable {
         write: @escaping @Sendable (DeliveryRecord, inout JSONWriter) -> Void,
         read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?,
         search: (@Sendable (DeliveryRecord, inout [String]) -> Void)? = nil,
-        column: (name: String, value: @Sendable (DeliveryRecord) -> SQLiteValue)? = nil,
+        column: DeliveryRecordColumn? = nil,
         present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)? = nil
     ) {
         self.present = present
@@ -57,7 +57,7 @@ extension DeliveryRecord {
             read: { object, record throws(DeliveryRecordDecodingError) in
                 record.receivedAt = Timestamp(nanosecondsSinceEpoch: try int64(object, "receivedAtNanos"))
             },
-            column: ("received_at", { .integer($0.receivedAt.nanosecondsSinceEpoch) })),
+            column: DeliveryRecordColumn("received_at") { .integer($0.receivedAt.nanosecondsSinceEpoch) }),
         DeliveryRecordField(
             write: { record, writer in writer.field("connectionId", Int64(bitPattern: record.connectionID)) },
             read: { object, record throws(DeliveryRecordDecodingError) in
@@ -140,7 +140,7 @@ extension DeliveryRecord {
         .optionalString("deviceToken", { $0.deviceToken }, { $0.deviceToken = $1 }, searched: true, column: "token"),
         .pairs(
             "headers", ("name", "value"), required: true, { $0.headers }, { $0.headers = $1 },
-            split: { ($0.name, $0.value) }, make: { HeaderField($0, $1) },
+            make: { HeaderField($0, $1) },
             search: { header, parts in parts.append(header.name + ": " + header.value) }),
         DeliveryRecordField(
             write: { record, writer in
@@ -210,14 +210,14 @@ extension DeliveryRecord {
                 }
                 record.status = status
             },
-            column: ("status", { .integer(Int64($0.status)) })),
+            column: DeliveryRecordColumn("status") { .integer(Int64($0.status)) }),
         .optionalString("reason", { $0.reason }, { $0.reason = $1 }, searched: true, column: "reason"),
         DeliveryRecordField(write: { record, writer in writer.field("accepted", record.accepted) }, read: nil),
         .string("apnsId", { $0.apnsID }, { $0.apnsID = $1 }, searched: true, column: "apns_id"),
         .optionalString("apnsUniqueId", { $0.apnsUniqueID }, { $0.apnsUniqueID = $1 }, searched: true),
         .pairs(
             "warnings", ("code", "message"), required: false, { $0.warnings }, { $0.warnings = $1 },
-            split: { ($0.code, $0.message) }, make: { PushWarning(code: $0, message: $1) },
+            make: { PushWarning(code: $0, message: $1) },
             search: { warning, parts in parts.append(warning.code); parts.append(warning.message) }),
         .optionalString("explanation", { $0.explanation }, { $0.explanation = $1 }, searched: true),
         .optionalString("ruleId", { $0.ruleID }, { $0.ruleID = $1 }, searched: true),
@@ -280,9 +280,9 @@ extension DeliveryRecord {
     /// The SQLite filter columns, in `fields` order (`SQLiteSchema` creates them; the writer fills them).
     static let columnFields = fields.compactMap(\.column)
     /// The writers and search parts alone: iterating `fields` would retain every closure of each entry per record.
-    static let writers = fields.map(\.write)
+    static let writers = fields.map { DeliveryRecordFieldWriter(write: $0.write) }
     /// The writers of the admin API's and the command line's form.
-    static let presentedWriters = fields.map { $0.present ?? $0.write }
+    static let presentedWriters = fields.map { DeliveryRecordFieldWriter(write: $0.present ?? $0.write) }
     static let searchers = fields.compactMap(\.search)
 
     /// A record with every field empty, for `init(json:)` to fill.
@@ -356,7 +356,7 @@ extension DeliveryRecordField {
                 set(&record, try DeliveryRecord.string(object, key))
             },
             search: searched ? search : nil,
-            column: column.map { ($0, value) })
+            column: column.map { DeliveryRecordColumn($0, value: value) })
     }
 
     static func optionalString(
@@ -379,15 +379,15 @@ extension DeliveryRecordField {
                 set(&record, try DeliveryRecord.optionalString(object, key))
             },
             search: searched ? search : nil,
-            column: column.map { ($0, value) })
+            column: column.map { DeliveryRecordColumn($0, value: value) })
     }
 
     /// An array of objects with two string members (`headers`: name/value, `warnings`: code/message).
-    static func pairs<Item>(
+    static func pairs<Item: DeliveryRecordPair>(
         _ key: String, _ names: (String, String), required: Bool,
         _ get: @escaping @Sendable (DeliveryRecord) -> [Item],
         _ set: @escaping @Sendable (inout DeliveryRecord, [Item]) -> Void,
-        split: @escaping @Sendable (Item) -> (String, String), make: @escaping @Sendable (String, String) -> Item,
+        make: @escaping @Sendable (String, String) -> Item,
         search: @escaping @Sendable (Item, inout [String]) -> Void
     ) -> DeliveryRecordField {
         DeliveryRecordField(
@@ -395,11 +395,11 @@ extension DeliveryRecordField {
                 writer.key(key)
                 writer.beginArray()
                 for item in get(record) {
-                    let (first, second) = split(item)
                     writer.element()
                     writer.beginObject()
-                    writer.field(names.0, first)
-                    writer.field(names.1, second)
+                    let pair = item.storedPair
+                    writer.field(names.0, pair.first)
+                    writer.field(names.1, pair.second)
                     writer.endObject()
                 }
                 writer.endArray()

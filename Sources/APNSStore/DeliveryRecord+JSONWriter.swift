@@ -12,15 +12,9 @@ extension DeliveryRecord {
     /// With `providerTokenAsObjects`, the decoded JWT header and claims are JSON objects rather than JSON text in a
     /// string (what the admin API and the command line show); the store keeps the text form.
     public func jsonBytes(providerTokenAsObjects: Bool) -> [UInt8] {
-        jsonWriter(providerTokenAsObjects: providerTokenAsObjects).bytes
-    }
-
-    /// A writer holding the record's JSON (the SQLite store copies it into its row without the array `jsonBytes`
-    /// makes).
-    func jsonWriter(providerTokenAsObjects: Bool = false) -> JSONWriter {
         var writer = JSONWriter(capacity: estimatedJSONByteCount)
         write(to: &writer, providerTokenAsObjects: providerTokenAsObjects)
-        return writer
+        return writer.bytes
     }
 
     /// Room for the record's JSON: its fixed part and the variable texts, each with its key and quotes (escapes
@@ -45,7 +39,7 @@ extension DeliveryRecord {
     /// by field from `fields`.
     public func write(to writer: inout JSONWriter, providerTokenAsObjects: Bool = false) {
         writer.beginObject()
-        for write in providerTokenAsObjects ? Self.presentedWriters : Self.writers { write(self, &writer) }
+        for field in providerTokenAsObjects ? Self.presentedWriters : Self.writers { field.write(self, &writer) }
         writer.endObject()
     }
 }

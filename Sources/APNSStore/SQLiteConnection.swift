@@ -136,7 +136,7 @@ final class SQLiteConnection {
                 defer { sqlite3_clear_bindings(statement) }
                 return sqlite3_step(statement)
             }
-            return rows[position].bytes.withUnsafeBytes { raw in
+            return rows[position].withUnsafeBytes { raw in
                 var index = parameter
                 var offset = 0
                 while offset < raw.count {

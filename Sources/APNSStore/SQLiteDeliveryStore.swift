@@ -96,11 +96,9 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
-        // The stored JSON carries id 0 (the row id is the id); a new record already has it, so no copy is made
-        // (a conditional expression choosing between the record and a copy copied it either way).
-        // The row is encoded here, outside the queue's lock; only its id is set under it.
-        let json = record.id == 0 ? record.jsonWriter() : record.withID(0).jsonWriter()
-        var delivery = EncodedDelivery(record, id: 0, json: json)
+        // The row (the record's JSON written into it) is encoded here, outside the queue's lock; only its id is set
+        // under it.
+        var delivery = EncodedDelivery(record, id: 0)
         let id = queue.enqueueAppend { id in
             delivery.assign(id: id)
             return .append(delivery, completion: completion)

@@ -1,18 +1,32 @@
+import APNSJSON
+
 /// The parameter values of one INSERT in one byte buffer: per value a tag byte, then an integer's 8 bytes (little
 /// endian) or a text's or blob's 4-byte length (little endian) and its bytes. A pushed record's row is built on the
 /// appending thread and bound by the writer straight from this buffer (`SQLiteConnection.Statement.run(_:)`, which
-/// lets SQLite read the bytes in place): one allocation per row, where an array of `SQLiteValue`s cost one for the
+/// lets SQLite read the bytes in place): one buffer per row, where an array of `SQLiteValue`s cost one for the
 /// array and one inside SQLite for each text or blob it copied when bound.
-struct SQLiteRow: Sendable {
+///
+/// The buffer is a `JSONWriter`'s, so the record's JSON is written straight into the row (`appendBlob`), not written
+/// elsewhere and copied in. Like a writer, a copy of a row shares its bytes; a row is built on one thread and then
+/// handed whole to the writer thread through the queue's lock (hence `@unchecked Sendable`).
+struct SQLiteRow: @unchecked Sendable {
     enum Tag: UInt8 {
         case null = 0, integer, text, blob
     }
 
-    private(set) var bytes: [UInt8] = []
+    private var storage: JSONWriter
 
     /// An empty row with room for `capacity` bytes (the `encodedCount`s of what will be appended).
     init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+        storage = JSONWriter(capacity: capacity)
+    }
+
+    /// The row's bytes (a copy; the writer binds them in place through `withUnsafeBytes`).
+    var bytes: [UInt8] { storage.bytes }
+
+    /// The row's bytes in place, valid only inside `body`.
+    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try storage.withUnsafeBytes(body)
     }
 
     /// The bytes `value` takes in a row.
@@ -27,44 +41,57 @@ struct SQLiteRow: Sendable {
 
     mutating func append(_ value: SQLiteValue) {
         switch value {
-        case .null: bytes.append(Tag.null.rawValue)
+        case .null: storage.appendRaw(Tag.null.rawValue)
         case .integer(let number): append(number)
-        case .text(let text): append(.text, contentsOf: text.utf8)
-        case .blob(let blob): append(.blob, contentsOf: blob)
+        case .text(var text): text.withUTF8 { append(.text, contentsOf: UnsafeRawBufferPointer($0)) }
+        case .blob(let blob): blob.withUnsafeBytes { append(.blob, contentsOf: $0) }
         }
     }
 
     mutating func append(_ number: Int64) {
-        bytes.append(Tag.integer.rawValue)
+        storage.appendRaw(Tag.integer.rawValue)
         appendLittleEndian(UInt64(bitPattern: number), byteCount: 8)
     }
 
     /// Appends a text or blob value whose content is `content`.
-    mutating func append(_ tag: Tag, contentsOf content: some Collection<UInt8>) {
+    mutating func append(_ tag: Tag, contentsOf content: UnsafeRawBufferPointer) {
         precondition(tag == .text || tag == .blob, "only texts and blobs have content")
-        bytes.append(tag.rawValue)
+        storage.appendRaw(tag.rawValue)
         appendLittleEndian(UInt64(content.count), byteCount: 4)
-        bytes.append(contentsOf: content)
+        storage.appendRaw(content)
     }
 
-    /// Appends a blob of `count` bytes that `writeContent` appends to the buffer itself (no intermediate array).
-    mutating func appendBlob(count: Int, writeContent: (inout [UInt8]) -> Void) {
-        bytes.append(Tag.blob.rawValue)
-        appendLittleEndian(UInt64(count), byteCount: 4)
-        writeContent(&bytes)
+    /// Appends a blob whose content `writeContent` writes into the row's own buffer (a record's JSON: no copy of it
+    /// is made), its length set from what was written. The writer is at the top level (no JSON container open).
+    mutating func appendBlob(writeContent: (inout JSONWriter) -> Void) {
+        storage.appendRaw(Tag.blob.rawValue)
+        let lengthOffset = storage.byteCount
+        appendLittleEndian(0, byteCount: 4)
+        writeContent(&storage)
+        let count = storage.byteCount - lengthOffset - 4
+        precondition(count <= Int(UInt32.max), "a blob longer than a row can hold")
+        patchLittleEndian(UInt64(count), byteCount: 4, at: lengthOffset)
     }
 
     /// Replaces the first value, an integer (the row id, assigned once the row is queued).
     mutating func replaceFirstInteger(with number: Int64) {
-        precondition(bytes.first == Tag.integer.rawValue, "the row does not start with an integer")
-        let pattern = UInt64(bitPattern: number)
-        for offset in 0..<8 { bytes[1 + offset] = UInt8(truncatingIfNeeded: pattern >> (8 * offset)) }
+        precondition(storage.withUnsafeBytes { $0.first } == Tag.integer.rawValue, "the row does not start with an integer")
+        patchLittleEndian(UInt64(bitPattern: number), byteCount: 8, at: 1)
     }
 
     /// One append of the value's low `byteCount` bytes (a byte at a time cost an append each, ~30 per row).
     private mutating func appendLittleEndian(_ value: UInt64, byteCount: Int) {
-        withUnsafeBytes(of: value.littleEndian) { word in
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: word.prefix(byteCount)))
+        Swift.withUnsafeBytes(of: value.littleEndian) { word in
+            storage.appendRaw(UnsafeRawBufferPointer(rebasing: word.prefix(byteCount)))
+        }
+    }
+
+    private mutating func patchLittleEndian(_ value: UInt64, byteCount: Int, at offset: Int) {
+        storage.withUnsafeMutableBytes { bytes in
+            precondition(offset + byteCount <= bytes.count, "a patch past the row's end")
+            Swift.withUnsafeBytes(of: value.littleEndian) { word in
+                bytes.baseAddress!.advanced(by: offset).copyMemory(from: word.baseAddress!, byteCount: byteCount)
+            }
         }
     }
 }

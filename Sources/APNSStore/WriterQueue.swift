@@ -23,28 +23,38 @@ struct EncodedDelivery: Sendable {
     let apnsKey: Int64
     let tokenKey: Int64?
 
-    /// `json`: the record's JSON form as the store keeps it (id 0: the row id is the id).
-    init(_ record: DeliveryRecord, id: Int64, json: JSONWriter) {
-        self.init(record, id: id, jsonCount: json.byteCount) { json.append(to: &$0) }
+    /// `record`'s row, its JSON form as the store keeps it (id 0: the row id is the id) written straight into the
+    /// row's buffer.
+    init(_ record: DeliveryRecord, id: Int64) {
+        // A new record already has id 0, and is written as it is: no copy (a conditional expression choosing
+        // between the record and a copy copied it either way).
+        if record.id == 0 {
+            self.init(record, id: id, jsonCapacity: record.estimatedJSONByteCount) { record.write(to: &$0) }
+        } else {
+            let stored = record.withID(0)
+            self.init(record, id: id, jsonCapacity: stored.estimatedJSONByteCount) { stored.write(to: &$0) }
+        }
     }
 
-    /// `appendJSON` appends the record's JSON, `jsonCount` bytes, to the row's buffer.
-    init(_ record: DeliveryRecord, id: Int64, jsonCount: Int, appendJSON: (inout [UInt8]) -> Void) {
+    /// `writeJSON` writes the record's JSON (about `jsonCapacity` bytes) into the row's buffer.
+    init(_ record: DeliveryRecord, id: Int64, jsonCapacity: Int, writeJSON: (inout JSONWriter) -> Void) {
         self.id = id
         apnsKey = SQLiteLookupKey.apnsIDKey(record.apnsID)
         tokenKey = record.deviceToken.map(SQLiteLookupKey.tokenKey)
-        // The exact size: the id, the columns, an empty text, the blob, two keys.
-        var capacity = 9 + 5 + 5 + jsonCount + 9 + 9
-        for field in DeliveryRecord.columnFields { capacity += SQLiteRow.encodedCount(field.value(record)) }
-        var row = SQLiteRow(capacity: capacity)
+        // The id, the columns (the texts' sizes guessed: a row that passes this grows once), an empty text, the
+        // blob, two keys. Computing the columns' exact sizes called every column's closure twice.
+        var row = SQLiteRow(capacity: 9 + Self.columnBytesGuess + 5 + 5 + jsonCapacity + 9 + 9)
         row.append(id)
         for field in DeliveryRecord.columnFields { row.append(field.value(record)) }
         row.append(.text(""))  // the search column, kept for older files: search reads the record JSON
-        row.appendBlob(count: jsonCount, writeContent: appendJSON)
+        row.appendBlob(writeContent: writeJSON)
         row.append(apnsKey)
         row.append(tokenKey.map { .integer($0) } ?? .null)
         self.row = row
     }
+
+    /// Room for the filter columns: an apns-id, a 200-digit token, a long topic, push type, reason, two integers.
+    static let columnBytesGuess = 640
 
     /// Sets the id the queue assigned (a row is encoded before it is queued, with id 0).
     mutating func assign(id: Int64) {

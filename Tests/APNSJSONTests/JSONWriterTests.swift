@@ -109,27 +109,12 @@ import Testing
     /// asserts (debug builds, as the tests run) that no escape and no closing quote lands past its buffer; the
     /// output is checked against the escapes written one by one.
     @Test func escapesNeverRunPastTheBufferAtAnyAlignment() {
-        func reference(_ text: String) -> String {
-            var out = "\""
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): out += #"\""#
-                case UInt8(ascii: "\\"): out += #"\\"#
-                case 0x0A: out += #"\n"#
-                case 0x0D: out += #"\r"#
-                case 0x09: out += #"\t"#
-                case ..<0x20: out += #"\u00"# + String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
-                default: out += String(UnicodeScalar(byte))
-                }
-            }
-            return out + "\""
-        }
         for pattern in ["\u{01}", "\u{01}\"\u{1f}\n"] {
             for prefix in 0..<24 {
                 for escapes in 1..<40 {
                     let text = String(repeating: "a", count: prefix)
                         + String(String(repeating: pattern, count: escapes).unicodeScalars.prefix(escapes))
-                    let expected = Array(reference(text).utf8)
+                    let expected = Array(Self.escapedOneByOne(text).utf8)
                     for capacity in 16...96 {
                         var writer = JSONWriter(capacity: capacity)
                         writer.string(text)
@@ -171,5 +156,65 @@ import Testing
         }
         let expected = String(repeating: "[1,", count: 70) + "null]" + String(repeating: ",2]", count: 69)
         #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+    }
+
+    /// The escapes of RFC 8259 written one byte at a time, quotes included.
+    static func escapedOneByOne(_ text: String) -> String {
+        var out = "\""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += #"\""#
+            case UInt8(ascii: "\\"): out += #"\\"#
+            case 0x0A: out += #"\n"#
+            case 0x0D: out += #"\r"#
+            case 0x09: out += #"\t"#
+            case ..<0x20: out += #"\u00"# + String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
+            default: out += String(decoding: [byte], as: UTF8.self)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A word is kept up to its first byte that needs escaping, though the bit tests may also flag bytes after it
+    /// (a control character or a quote borrows from the byte above: `\u{0}` then a space, a quote then `#`, a
+    /// backslash then `]`); the last bytes of a text (fewer than eight) are tested as one padded word. Every such
+    /// pair at every offset of texts of 1–20 bytes is written as the bytes escaped one by one.
+    @Test(arguments: ["\u{0} ", "\u{1f}\u{20}", "\"#", "\\]", "\n\"", "\"\"", "\u{0}\u{0}"])
+    func theFirstByteToEscapeIsFoundBeforeFalselyFlaggedOnes(pair: String) {
+        for length in 1...20 {
+            for offset in 0..<length {
+                let filler = String(repeating: "a", count: length)
+                let text = String(filler.prefix(offset)) + pair + String(filler.dropFirst(offset))
+                var writer = JSONWriter(capacity: 16)
+                writer.string(text)
+                #expect(String(decoding: writer.bytes, as: UTF8.self) == Self.escapedOneByOne(text), "\(length) \(offset)")
+            }
+        }
+    }
+
+    /// A key is written with its comma, quotes and colon in one step: every alignment of escapes against the
+    /// buffer's growth still gives the members written piece by piece.
+    @Test func keysAreFramedAndEscapedAtAnyAlignment() {
+        for pattern in ["k", "\u{01}", "\u{01}\"\u{1f}\n"] {
+            for prefix in 0..<12 {
+                for escapes in 0..<20 {
+                    let key = String(repeating: "a", count: prefix)
+                        + String(String(repeating: pattern, count: escapes).unicodeScalars.prefix(escapes))
+                    let member = Self.escapedOneByOne(key) + #":"v""#
+                    let expected = "{" + member + "," + member + "}"
+                    for capacity in 16...64 {
+                        var writer = JSONWriter(capacity: capacity)
+                        writer.beginObject()
+                        writer.field(key, "v")
+                        writer.field(key, "v")
+                        writer.endObject()
+                        if String(decoding: writer.bytes, as: UTF8.self) != expected {
+                            Issue.record("prefix \(prefix), escapes \(escapes), capacity \(capacity)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -36,4 +36,21 @@ struct MetricsTests {
         metrics.recordRequest(status: 500, reason: "a\"b\\c\nd", latencyMicroseconds: 1)
         #expect(metrics.prometheusText().contains(#"apns_mock_rejections_total{reason="a\"b\\c\nd"} 1"#))
     }
+
+    /// Statuses below 600 are counted in a table indexed by status, any other in a dictionary: the text lists every
+    /// status seen, in ascending order, with its count, and none it never saw.
+    @Test("every status seen is listed once, in ascending order, from the table and beyond it")
+    func statusesInOrder() {
+        let metrics = Metrics()
+        for status in [503, 0, 200, 700, 200, 429, -1, 599, 600, 503] {
+            metrics.recordRequest(status: status, reason: "r", latencyMicroseconds: 1)
+        }
+        let lines = metrics.prometheusText().split(separator: "\n").filter { $0.hasPrefix("apns_mock_requests_total{") }
+        #expect(lines == [
+            #"apns_mock_requests_total{status="-1"} 1"#, #"apns_mock_requests_total{status="0"} 1"#,
+            #"apns_mock_requests_total{status="200"} 2"#, #"apns_mock_requests_total{status="429"} 1"#,
+            #"apns_mock_requests_total{status="503"} 2"#, #"apns_mock_requests_total{status="599"} 1"#,
+            #"apns_mock_requests_total{status="600"} 1"#, #"apns_mock_requests_total{status="700"} 1"#,
+        ])
+    }
 }

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSJSON
 
 @testable import APNSStore
 
@@ -49,6 +50,6 @@ extension SQLiteRow {
 extension EncodedDelivery {
     /// `json`: the record's JSON form as the store keeps it (id 0).
     init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
-        self.init(record, id: id, jsonCount: json.count) { $0.append(contentsOf: json) }
+        self.init(record, id: id, jsonCapacity: json.count) { writer in json.withUnsafeBytes { writer.appendRaw($0) } }
     }
 }

@@ -38,7 +38,7 @@ import Testing
         try connection.execute(SQLiteSchema.createTable)
         let insert = try connection.prepare(SQLiteSchema.insert)
         for (offset, record) in Self.records.enumerated() {
-            let fromWriter = EncodedDelivery(record, id: 0, json: record.jsonWriter())
+            let fromWriter = EncodedDelivery(record, id: 0)
             var assigned = fromWriter
             assigned.assign(id: Int64(2 * offset + 1))
             let fromArray = EncodedDelivery(record, id: Int64(2 * offset + 2), json: record.jsonBytes)
@@ -73,7 +73,7 @@ import Testing
         try connection.execute(SQLiteSchema.createTable)
         let records = (0..<SQLiteSchema.rowsPerInsert).map { Self.records[$0 % Self.records.count] }
         let together = records.enumerated().map { offset, record in
-            EncodedDelivery(record, id: Int64(offset + 1), json: record.jsonWriter()).row
+            EncodedDelivery(record, id: Int64(offset + 1)).row
         }
         try connection.prepare(SQLiteSchema.insert(rowCount: together.count)).run(rows: together)
         let alone = try connection.prepare(SQLiteSchema.insert)
