@@ -11,11 +11,14 @@ final class DeliveryRecorder: Sendable {
     let store: any DeliveryStore
     let metrics: Metrics
     let health: StoreHealth
+    /// The store when it is the in-memory one, appended to without a completion closure per push.
+    private let inMemory: InMemoryDeliveryStore?
 
     init(store: any DeliveryStore, metrics: Metrics, health: StoreHealth = StoreHealth()) {
         self.store = store
         self.metrics = metrics
         self.health = health
+        inMemory = store as? InMemoryDeliveryStore
     }
 
     /// `redactions`: the connection's memo of its last redacted `authorization` value (nil: redact afresh).
@@ -23,43 +26,70 @@ final class DeliveryRecorder: Sendable {
         request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
         redactions: RedactedAuthorizationMemo? = nil, then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
-        let verdict = draft.verdict
-        var tls = request.connection.tls
-        // Kept as `clientCertificate`, summarised; most connections present none, and then nothing is rewritten.
-        if tls?.clientCertificate != nil { tls?.clientCertificate = nil }
+        // Kept as `clientCertificate`, summarised; most connections present none, and then the TLS facts are kept
+        // as they are (the certificate is looked at once, not copied and compared).
+        let tls: TLSInfo?
+        let clientCertificate: ClientCertificateSummary?
+        if let certificate = request.connection.tls?.clientCertificate {
+            var stripped = request.connection.tls
+            stripped?.clientCertificate = nil
+            tls = stripped
+            clientCertificate = ClientCertificateSummary(certificate)
+        } else {
+            tls = request.connection.tls
+            clientCertificate = nil
+        }
+        // `draft.verdict` read in place: a local copy of the verdict retained and released all its findings.
         let record = DeliveryRecord(
             receivedAt: request.receivedAt, connectionID: request.connection.id,
-            clientAddress: request.connection.remoteAddress, environment: verdict.environment,
+            clientAddress: request.connection.remoteAddress, environment: draft.verdict.environment,
             tls: tls, method: request.method, path: request.path,
-            deviceToken: verdict.deviceToken, headers: Self.recordedHeaders(request, redactions: redactions),
-            providerToken: Self.providerTokenSummary(verdict.findings),
-            payload: request.body, status: verdict.status, reason: verdict.wireReason, apnsID: draft.apnsID,
-            apnsUniqueID: draft.uniqueID, warnings: verdict.warnings, explanation: verdict.explanation,
-            ruleID: verdict.ruleID, strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue,
-            topic: verdict.topic,
+            deviceToken: draft.verdict.deviceToken, headers: Self.recordedHeaders(request, redactions: redactions),
+            providerToken: Self.providerTokenSummary(draft.verdict.findings),
+            payload: request.body, status: draft.verdict.status, reason: draft.verdict.wireReason,
+            apnsID: draft.apnsID, apnsUniqueID: draft.uniqueID, warnings: draft.verdict.warnings,
+            explanation: draft.verdict.explanation, ruleID: draft.verdict.ruleID,
+            strict: draft.verdict.isStrictMockAnswer, pushType: draft.verdict.pushType?.rawValue,
+            topic: draft.verdict.topic,
             liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
             latencyMicroseconds: latencyMicroseconds, injected: draft.injected,
-            clientCertificate: request.connection.tls?.clientCertificate.map(ClientCertificateSummary.init))
+            clientCertificate: clientCertificate)
         append(record, then: send)
     }
 
     /// Stores a finished record and counts it; `send(true)` once durable, `send(false)` when the store failed.
     func append(_ record: DeliveryRecord, then send: @escaping @Sendable (_ stored: Bool) -> Void) {
+        if let inMemory {
+            // Kept before `appendNow` returns: counted and answered here, without a completion closure.
+            let result: Result<Int64, DeliveryStoreError> = inMemory.appendNow(record).map { .success($0) } ?? .failure(.closed)
+            return Self.finish(
+                result, status: record.status, reason: record.reason, latency: record.latencyMicroseconds,
+                health: health, metrics: metrics, send: send)
+        }
         let metrics = metrics
         let health = health
         // The completion keeps the three figures it counts, not a copy of the whole record.
         let (status, reason, latency) = (record.status, record.reason, record.latencyMicroseconds)
         store.append(record) { result in
-            switch result {
-            case .success:
-                health.recordSuccess()
-                metrics.recordRequest(status: status, reason: reason, latencyMicroseconds: latency)
-                send(true)
-            case .failure(let error):
-                health.recordFailure(error)
-                metrics.recordRequest(status: 503, reason: Reason.serviceUnavailable.rawValue, latencyMicroseconds: latency)
-                send(false)
-            }
+            Self.finish(result, status: status, reason: reason, latency: latency, health: health, metrics: metrics, send: send)
+        }
+    }
+
+    /// Counts the stored (or failed) record and lets the caller answer: `send(true)` once durable, `send(false)`
+    /// when the store failed.
+    private static func finish(
+        _ result: Result<Int64, DeliveryStoreError>, status: Int, reason: String?, latency: Int64, health: StoreHealth,
+        metrics: Metrics, send: @Sendable (_ stored: Bool) -> Void
+    ) {
+        switch result {
+        case .success:
+            health.recordSuccess()
+            metrics.recordRequest(status: status, reason: reason, latencyMicroseconds: latency)
+            send(true)
+        case .failure(let error):
+            health.recordFailure(error)
+            metrics.recordRequest(status: 503, reason: Reason.serviceUnavailable.rawValue, latencyMicroseconds: latency)
+            send(false)
         }
     }
 

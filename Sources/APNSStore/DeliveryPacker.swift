@@ -7,11 +7,13 @@ import Foundation
 /// or the pools' lock.
 struct DeliveryPacker: Sendable {
     let shared: SharedDeliveryPools
-    private var bytes: [UInt8] = []
+    private var bytes = PackingBuffer()
     /// Where the inline strings of the record being packed are, to refer back to.
     private var inlineRanges: [Range<Int>] = []
-    /// The string last pooled at each place of a record, and its number (in the pools of `generation`).
-    private var recent: [(text: String, number: Int)?] = Array(repeating: nil, count: Self.places)
+    /// The string last pooled at each place of a record, and its number (in the pools of `generation`; -1: none
+    /// yet). Two arrays of plain elements, so the check compares the string in place instead of copying it out.
+    private var recentTexts = Array(repeating: "", count: Self.places)
+    private var recentNumbers = Array(repeating: -1, count: Self.places)
     private var recentTLS: (value: TLSInfo, number: Int)?
     /// The payload of the previous record, its number once pooled, and whether the pool was full for it.
     private var recentPayload: (bytes: [UInt8], number: Int?, poolFull: Bool)?
@@ -35,7 +37,8 @@ struct DeliveryPacker: Sendable {
     mutating func packInScratch(_ record: DeliveryRecord) -> Int? {
         let current = shared.generation
         if current != generation {
-            recent = Array(repeating: nil, count: Self.places)
+            recentTexts = Array(repeating: "", count: Self.places)
+            recentNumbers = Array(repeating: -1, count: Self.places)
             recentTLS = nil
             recentPayload = nil
             generation = current
@@ -47,19 +50,19 @@ struct DeliveryPacker: Sendable {
 
     /// The bytes the last `packInScratch` wrote (valid during `body` only).
     func withPackedBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        bytes.withUnsafeBufferPointer(body)
+        bytes.withBytes(body)
     }
 
     private mutating func packFields(_ record: DeliveryRecord) -> Bool {
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
         inlineRanges.removeAll(keepingCapacity: true)
         inline(record.apnsID)
         varint(record.connectionID)
         pooled(record.clientAddress, place: 0)
         bytes.append(record.environment.map { UInt8(APNsEnvironment.allCases.firstIndex(of: $0)! + 1) } ?? 0)
         guard tls(record.tls),
-              value(record.injected, \.faults),
-              value(record.clientCertificate, \.certificates)
+              value(record.injected, { $0.faults.intern($1) }),
+              value(record.clientCertificate, { $0.certificates.intern($1) })
         else { return false }
         pooled(record.method, place: 1)
         inline(record.deviceToken)
@@ -114,33 +117,34 @@ struct DeliveryPacker: Sendable {
         return true
     }
 
+    @inline(__always)
     private mutating func varint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
+        bytes.appendVarint(value)
     }
 
+    @inline(__always)
     private mutating func signed(_ value: Int64) {
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
+    @inline(__always)
     private mutating func tag(_ tag: PackedDeliveryRecord.StringTag) { bytes.append(tag.rawValue) }
 
     /// Writes the string's number in the pool (the one remembered at `place` when the text is the same), or the
     /// string itself when it is too long for the pool or the pool is full.
     private mutating func pooled(_ text: String?, place: Int?) {
         guard let text else { return tag(.absent) }
-        if let place, place < recent.count, let known = recent[place], known.text == text {
+        if let place, place < recentNumbers.count, recentNumbers[place] >= 0, recentTexts[place] == text {
             tag(.pooled)
-            return varint(UInt64(known.number))
+            return varint(UInt64(recentNumbers[place]))
         }
         guard text.utf8.count <= DeliveryInternPools.longestPooledString, let number = intern(text) else {
             return inline(text)
         }
-        if let place, place < recent.count { recent[place] = (text, number) }
+        if let place, place < recentNumbers.count {
+            recentTexts[place] = text
+            recentNumbers[place] = number
+        }
         tag(.pooled)
         varint(UInt64(number))
     }
@@ -173,7 +177,7 @@ struct DeliveryPacker: Sendable {
         }
         bytes.append(0)
         varint(UInt64(payload.count))
-        bytes.append(contentsOf: payload)
+        payload.withUnsafeBufferPointer { bytes.append($0) }
     }
 
     private mutating func pooledPayload(_ number: Int) {
@@ -199,13 +203,14 @@ struct DeliveryPacker: Sendable {
         let written: Bool = text.withUTF8 { utf8 in
             if utf8.count == 36, packUUID(utf8) { return true }
             if utf8.count >= 16, utf8.count % 2 == 0, packHex(utf8) { return true }
-            guard utf8.count > 8, let wanted = utf8.baseAddress else { return false }
-            let repeated: Int? = bytes.withUnsafeBufferPointer { written in
-                for range in inlineRanges where range.count >= utf8.count {
-                    let start = range.upperBound - utf8.count
-                    if memcmp(written.baseAddress! + start, wanted, utf8.count) == 0 { return start }
+            guard utf8.count > 8 else { return false }
+            var repeated: Int?
+            for range in inlineRanges where range.count >= utf8.count {
+                let start = range.upperBound - utf8.count
+                if bytes.bytesEqual(at: start, utf8) {
+                    repeated = start
+                    break
                 }
-                return nil
             }
             guard let repeated else { return false }
             tag(.repeated)
@@ -218,7 +223,7 @@ struct DeliveryPacker: Sendable {
         tag(.inline)
         varint(UInt64(count))
         let start = bytes.count
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { bytes.append($0) }
         inlineRanges.append(start..<bytes.count)
     }
 
@@ -228,40 +233,59 @@ struct DeliveryPacker: Sendable {
         guard let uuid = CanonicalUUID.parse(utf8) else { return false }
         tag(.uuid)
         bytes.append(uuid.uppercase == true ? 1 : 0)
-        withUnsafeBytes(of: (uuid.high, uuid.low)) { bytes.append(contentsOf: $0) }
+        bytes.append(count: 16) { room in
+            UnsafeMutableRawPointer(room).storeBytes(of: uuid.high, as: UInt64.self)
+            UnsafeMutableRawPointer(room).storeBytes(of: uuid.low, toByteOffset: 8, as: UInt64.self)
+        }
         return true
     }
 
-    /// Writes an even count of hex digits of one letter case as `.hex`; false (nothing written) otherwise.
+    /// Writes an even count of hex digits of one letter case as `.hex`; false (nothing written) otherwise. Eight
+    /// digits at a time (`CanonicalUUID.decodeEightHexDigits`), the last two to six padded with "0"s.
     private mutating func packHex(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let mark = bytes.count
         tag(.hex)
         varint(UInt64(utf8.count))
         let caseByte = bytes.count
         bytes.append(0)
-        let start = bytes.count
-        let length = utf8.count / 2
-        var cases: UInt8 = 0
+        var upper: UInt64 = 0
+        var lower: UInt64 = 0
         var valid = true
-        bytes.append(contentsOf: repeatElement(0, count: length))
-        HexDigits.withTable { table in
-            bytes.withUnsafeMutableBufferPointer { packed in
-                var position = 0
-                for index in start..<(start + length) {
-                    guard let byte = HexDigits.pair(utf8[position], utf8[position + 1], table, cases: &cases) else {
-                        valid = false
-                        return
-                    }
-                    packed[index] = byte
-                    position += 2
+        bytes.append(count: utf8.count / 2) { packed in
+            let digits = UnsafeRawPointer(utf8.baseAddress!)
+            var digit = 0
+            while valid, utf8.count - digit >= 8 {
+                let word = UInt64(littleEndian: digits.loadUnaligned(fromByteOffset: digit, as: UInt64.self))
+                guard let decoded = CanonicalUUID.decodeEightHexDigits(word) else {
+                    valid = false
+                    break
                 }
+                upper |= decoded.upper
+                lower |= decoded.lower
+                UnsafeMutableRawPointer(packed + digit / 2).storeBytes(of: decoded.value.littleEndian, as: UInt32.self)
+                digit += 8
+            }
+            let rest = utf8.count - digit
+            guard valid, rest > 0 else { return }
+            var word: UInt64 = 0x3030_3030_3030_3030
+            for index in 0..<rest {
+                word = word & ~(0xFF << UInt64(8 * index)) | UInt64(utf8[digit + index]) << UInt64(8 * index)
+            }
+            guard let decoded = CanonicalUUID.decodeEightHexDigits(word) else {
+                valid = false
+                return
+            }
+            upper |= decoded.upper
+            lower |= decoded.lower
+            for index in 0..<(rest / 2) {
+                packed[digit / 2 + index] = UInt8(truncatingIfNeeded: decoded.value >> UInt32(8 * index))
             }
         }
-        guard valid, cases != HexDigits.mixedCase else {
-            bytes.removeSubrange(mark...)
+        guard valid, upper == 0 || lower == 0 else {
+            bytes.truncate(to: mark)
             return false
         }
-        bytes[caseByte] = cases == HexDigits.upperCase ? 1 : 0
+        bytes[caseByte] = upper != 0 ? 1 : 0
         return true
     }
 
@@ -312,50 +336,21 @@ struct DeliveryPacker: Sendable {
         return true
     }
 
-    /// A whole value as its number in its pool plus one (0: nil); false when the pool is full.
+    /// A whole value as its number in its pool plus one (0: nil); false when the pool is full. `intern` pools it
+    /// (a closure rather than a key path to the pool: a key path was looked up for every record).
     private mutating func value<Value>(
-        _ value: Value?, _ pool: WritableKeyPath<DeliveryInternPools, InternPool<Value>>
+        _ value: Value?, _ intern: (inout DeliveryInternPools, Value) -> Int?
     ) -> Bool {
         guard let value else {
             bytes.append(0)
             return true
         }
-        guard let interned = shared.withPools(ofGeneration: generation, { $0[keyPath: pool].intern(value) }) else {
+        guard let interned = shared.withPools(ofGeneration: generation, { intern(&$0, value) }) else {
             stale = true
             return false
         }
         guard let number = interned else { return false }
         varint(UInt64(number) + 1)
         return true
-    }
-}
-
-/// Hexadecimal digits two at a time, for packing tokens.
-enum HexDigits {
-    /// Letter-case bits gathered over a string's digits.
-    static let lowerCase: UInt8 = 0x10
-    static let upperCase: UInt8 = 0x20
-    static let mixedCase: UInt8 = 0x30
-
-    /// Per byte: its value as a hex digit (`CanonicalUUID.hexDigit`), plus `lowerCase` or `upperCase` for a
-    /// letter; 0xFF for a non-digit.
-    private static let table: [UInt8] = (0...255).map { byte -> UInt8 in
-        guard let digit = CanonicalUUID.hexDigit(UInt8(byte)) else { return 0xFF }
-        return digit.value | (digit.upper.map { $0 ? upperCase : lowerCase } ?? 0)
-    }
-
-    /// Runs `body` with the table (read once per string, not per digit).
-    static func withTable<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        table.withUnsafeBufferPointer(body)
-    }
-
-    /// The byte two hex digits make, or-ing their letter cases into `cases`; nil when either is no hex digit.
-    @inline(__always)
-    static func pair(_ high: UInt8, _ low: UInt8, _ table: UnsafeBufferPointer<UInt8>, cases: inout UInt8) -> UInt8? {
-        let first = table[Int(high)]
-        let second = table[Int(low)]
-        guard (first | second) & 0x80 == 0 else { return nil }
-        cases |= (first | second) & mixedCase
-        return (first & 0xF) << 4 | (second & 0xF)
     }
 }

@@ -49,6 +49,9 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         var lastAgeSweep = Timestamp.zero
         var arena = PackedRecordArena()
         var wholes: [Int64: DeliveryRecord] = [:]
+        /// No live record was received before this (a lower bound: dropping records only raises the true oldest), so
+        /// an age sweep whose cutoff is not past it has nothing to drop and is skipped instead of reading every slot.
+        var oldestReceivedAt = Timestamp(nanosecondsSinceEpoch: .max)
 
         var live: ArraySlice<Entry> { records.elements }
 
@@ -93,6 +96,18 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
+        guard let id = appendNow(record) else {
+            completion(.failure(.closed))
+            return 0
+        }
+        completion(.success(id))
+        return id
+    }
+
+    /// `append` without a completion: the record is kept (and long polls woken) before it returns, so a caller on
+    /// the pushing thread learns the outcome at once instead of handing over a closure for every push. Returns the
+    /// record's id, or nil when the store is closed.
+    public func appendNow(_ record: DeliveryRecord) -> Int64? {
         let id: Int64? = packers.withPacker { packer in
             let generation = packer.packInScratch(record)
             return packer.withPackedBytes { bytes in
@@ -108,17 +123,14 @@ public final class InMemoryDeliveryStore: DeliveryStore {
                         state.wholes[id] = record.withID(id)
                     }
                     state.records.append(Entry(id: id, receivedAt: record.receivedAt, location: location))
+                    if record.receivedAt < state.oldestReceivedAt { state.oldestReceivedAt = record.receivedAt }
                     applyRetention(&state)
                     return id
                 }
             }
         }
-        guard let id else {
-            completion(.failure(.closed))
-            return 0
-        }
+        guard let id else { return nil }
         signal.advance(to: id)
-        completion(.success(id))
         return id
     }
 
@@ -130,7 +142,17 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         guard now.nanosecondsSinceEpoch - state.lastAgeSweep.nanosecondsSinceEpoch >= 1_000_000_000 else { return }
         state.lastAgeSweep = now
         let cutoff = Timestamp(nanosecondsSinceEpoch: now.nanosecondsSinceEpoch - maxAge.nanoseconds)
-        let expired = state.live.count { $0.receivedAt < cutoff }
+        guard state.oldestReceivedAt < cutoff else { return }
+        var expired = 0
+        var oldestKept = Timestamp(nanosecondsSinceEpoch: .max)
+        for entry in state.live {
+            if entry.receivedAt < cutoff {
+                expired += 1
+            } else if entry.receivedAt < oldestKept {
+                oldestKept = entry.receivedAt
+            }
+        }
+        state.oldestReceivedAt = oldestKept
         if expired > 0 {
             if !state.wholes.isEmpty { state.forgetWholes(of: state.live.lazy.filter { $0.receivedAt < cutoff }) }
             state.records = FrontDroppingArray(state.live.filter { !($0.receivedAt < cutoff) })
@@ -207,6 +229,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
             state.records = FrontDroppingArray()
             state.arena.removeAll()
             state.wholes = [:]
+            state.oldestReceivedAt = Timestamp(nanosecondsSinceEpoch: .max)
             pools.reset()
             return removed
         }

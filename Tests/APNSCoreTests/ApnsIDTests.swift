@@ -96,6 +96,33 @@ import Testing
         #expect(digitsOnly?.uppercase == .some(nil))
     }
 
+    /// Every byte at every digit position of a canonical text: a hexadecimal digit (`hexDigit`) reads as its value
+    /// at that place, with its letter case; any other byte makes the text nil (the digits are decoded eight at a
+    /// time, so this tries each byte of each word).
+    @Test func everyByteAtEveryDigitPosition() {
+        let zeros = Array("00000000-0000-0000-0000-000000000000".utf8)
+        var failures: [String] = []
+        var digitIndex = 0
+        for position in 0..<36 where !CanonicalUUID.isDash(at: position) {
+            defer { digitIndex += 1 }
+            for byte in UInt8.min...UInt8.max {
+                var text = zeros
+                text[position] = byte
+                let parsed = text.withUnsafeBufferPointer { CanonicalUUID.parse($0) }
+                guard let digit = CanonicalUUID.hexDigit(byte) else {
+                    if parsed != nil { failures.append("byte \(byte) at \(position) read as a digit") }
+                    continue
+                }
+                let value = UInt64(digit.value) << UInt64(4 * (15 - digitIndex % 16))
+                let (high, low) = digitIndex < 16 ? (value, UInt64(0)) : (0, value)
+                if parsed?.high != high || parsed?.low != low || parsed?.uppercase != digit.upper {
+                    failures.append("byte \(byte) at \(position): \(String(describing: parsed))")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+
     @Test(arguments: [
         "", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0",
         "E621E1F8C36C-495A-93FC-0C247A3E6E5F-", "E621E1F8-C36C-495A-93FC-0c247A3E6E5F",

@@ -84,6 +84,41 @@ import Testing
         #expect(packer.pools.strings.count == pooled, "a second record with the same texts adds nothing to the pools")
     }
 
+    /// Hex tokens of every even length from 16 to 80 digits, in either case, are packed two digits a byte and read
+    /// back the same; a non-hex byte or a letter of the other case at the start, at a word's edge or in the last
+    /// digits keeps the token as text (the digits are packed eight at a time, the last two to six padded).
+    @Test func hexTokensOfEveryLengthReadBack() throws {
+        var packer = DeliveryPacker()
+        for count in stride(from: 16, through: 80, by: 2) {
+            let digits = String(String(repeating: "0123456789abcdef", count: 5).prefix(count))
+            var tokens = [(digits, true), (digits.uppercased(), true)]
+            for position in Set([0, 7, 8, count - 5, count - 2, count - 1]) {
+                for replacement in ["g", "A", "/", ":", "`", "\u{7F}"] {
+                    var bytes = Array(digits.utf8)
+                    bytes[position] = UInt8(ascii: Unicode.Scalar(replacement)!)
+                    tokens.append((String(decoding: bytes, as: UTF8.self), false))
+                }
+            }
+            for (token, packsAsHex) in tokens {
+                let record = DeliveryRecord(
+                    receivedAt: .zero, connectionID: 1, clientAddress: "a", method: "POST", path: "/3/device/x",
+                    deviceToken: token, headers: [], payload: [], status: 200, reason: nil, apnsID: "x",
+                    pushType: "alert", topic: "t", latencyMicroseconds: 0)
+                let packed = packer.pack(record)
+                let bytes = try #require(packed, "\(token)")
+                let back = PackedDeliveryRecord.unpack(bytes, id: 1, receivedAt: .zero, pools: packer.pools)
+                #expect(back == record.withID(1), "\(token)")
+                var tokenless = record
+                tokenless.deviceToken = nil
+                let packedWithoutToken = packer.pack(tokenless)
+                let withoutToken = try #require(packedWithoutToken)
+                // Tag, count and case byte, then two digits a byte; or tag, count and the text (an absent token: a tag).
+                let tokenBytes = bytes.count - withoutToken.count + 1
+                #expect(tokenBytes == (packsAsHex ? count / 2 + 3 : count + 2), "\(token)")
+            }
+        }
+    }
+
     @Test func recordsOneAfterAnotherReadBackWhateverTheyShare() throws {
         var packer = DeliveryPacker()
         let packed = Self.records.map { _, record in packer.pack(record) }
