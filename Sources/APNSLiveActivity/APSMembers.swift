@@ -3,8 +3,9 @@ import APNSJSON
 /// The members of a push's `aps` object that the Live Activity check reads, found in one pass over its members
 /// (the first of duplicate keys wins, as `JSONValue`'s subscript and `JSONDecoder` read them), and whether any
 /// member is not a key Apple documents. Replaces a dozen lookups that each scanned the members and compared
-/// strings. Source: A-GEN Table 1 (the keys), A-LA.
-struct APSMembers {
+/// strings. Not copyable: it is read once per push and lent to the checks (a copy retained each member's value).
+/// Source: A-GEN Table 1 (the keys), A-LA.
+struct APSMembers: ~Copyable {
     var event: JSONValue?
     var timestamp: JSONValue?
     var contentState: JSONValue?

@@ -26,20 +26,59 @@ public struct LiveActivityPayload: Sendable, Hashable {
         self.init(aps: aps, members: APSMembers(members))
     }
 
-    /// The fields of `aps` (an object) from its members, already found.
+    /// The fields of `aps` (an object) from its members, already found. Every field is worked out before the one
+    /// initializer that stores them (a value built field by field here was then copied out whole, every member
+    /// retained and released once more).
     init(aps: JSONValue, members: borrowing APSMembers) {
+        self.init(
+            aps: aps, event: members.event.flatMap(Self.event), timestamp: members.timestamp?.doubleValue,
+            contentState: members.contentState, attributesType: members.attributesType.flatMap(Self.string),
+            attributes: members.attributes, hasAlert: Self.isPresent(members.alert),
+            staleDate: members.staleDate?.doubleValue, dismissalDate: members.dismissalDate?.doubleValue,
+            relevanceScore: members.relevanceScore?.doubleValue,
+            hasInputPushToken: Self.isPresent(members.inputPushToken),
+            inputPushChannel: members.inputPushChannel.flatMap(Self.string))
+    }
+
+    private init(
+        aps: JSONValue, event: LiveActivityEvent?, timestamp: Double?, contentState: JSONValue?,
+        attributesType: String?, attributes: JSONValue?, hasAlert: Bool, staleDate: Double?, dismissalDate: Double?,
+        relevanceScore: Double?, hasInputPushToken: Bool, inputPushChannel: String?
+    ) {
         self.aps = aps
-        event = members.event.flatMap(Self.string).flatMap(LiveActivityEvent.init(rawValue:))
-        timestamp = members.timestamp?.doubleValue
-        contentState = members.contentState
-        attributesType = members.attributesType.flatMap(Self.string)
-        attributes = members.attributes
-        hasAlert = members.alert.map { $0 != .null } ?? false
-        staleDate = members.staleDate?.doubleValue
-        dismissalDate = members.dismissalDate?.doubleValue
-        relevanceScore = members.relevanceScore?.doubleValue
-        hasInputPushToken = members.inputPushToken.map { $0 != .null } ?? false
-        inputPushChannel = members.inputPushChannel.flatMap(Self.string)
+        self.event = event
+        self.timestamp = timestamp
+        self.contentState = contentState
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.hasAlert = hasAlert
+        self.staleDate = staleDate
+        self.dismissalDate = dismissalDate
+        self.relevanceScore = relevanceScore
+        self.hasInputPushToken = hasInputPushToken
+        self.inputPushChannel = inputPushChannel
+    }
+
+    /// Whether a member is present and not `null` (a tag test, not `JSONValue`'s `==`).
+    private static func isPresent(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .none, .some(.null): false
+        default: true
+        }
+    }
+
+    /// `LiveActivityEvent(rawValue:)` of a string value, told apart by length and then compared (the raw-value
+    /// initializer goes through the runtime's string switch, ~200 instructions a push).
+    private static func event(_ value: JSONValue) -> LiveActivityEvent? {
+        guard case .string(let text) = value else { return nil }
+        let event: LiveActivityEvent
+        switch text.utf8.count {
+        case 6: event = .update
+        case 5: event = .start
+        case 3: event = .end
+        default: return nil
+        }
+        return text == event.rawValue ? event : nil
     }
 
     private static func string(_ value: JSONValue) -> String? {

@@ -32,7 +32,7 @@ public enum LiveActivityPayloadChecker {
     }
 
     static func checkUnknownKeys(
-        _ payload: LiveActivityPayload, members: APSMembers, into report: inout LiveActivityPayloadReport
+        _ payload: LiveActivityPayload, members: borrowing APSMembers, into report: inout LiveActivityPayloadReport
     ) {
         guard members.hasUnknownKey, case .object(let members) = payload.aps else { return }
         for member in members where !knownAPSKeys.contains(member.key) {
@@ -44,7 +44,7 @@ public enum LiveActivityPayloadChecker {
     }
 
     static func checkEvent(
-        _ payload: LiveActivityPayload, members: APSMembers, into report: inout LiveActivityPayloadReport
+        _ payload: LiveActivityPayload, members: borrowing APSMembers, into report: inout LiveActivityPayloadReport
     ) -> Bool {
         guard let raw = members.event else {
             report.warnings.append(LiveActivityWarningCode.eventMissing.warning(
@@ -62,7 +62,7 @@ public enum LiveActivityPayloadChecker {
 
     /// The timestamp's own warnings; whether it is older than the applied one is `olderThanAppliedWarning`'s.
     static func checkTimestamp(
-        _ payload: LiveActivityPayload, members: APSMembers, now: Timestamp, futureTimestampTolerance: Double,
+        _ payload: LiveActivityPayload, members: borrowing APSMembers, now: Timestamp, futureTimestampTolerance: Double,
         into report: inout LiveActivityPayloadReport
     ) {
         let nowSeconds = Int64(saturating: now.secondsSinceEpoch)
@@ -104,7 +104,7 @@ public enum LiveActivityPayloadChecker {
     }
 
     static func checkDates(
-        _ payload: LiveActivityPayload, members: APSMembers, event: LiveActivityEvent, now: Timestamp,
+        _ payload: LiveActivityPayload, members: borrowing APSMembers, event: LiveActivityEvent, now: Timestamp,
         into report: inout LiveActivityPayloadReport
     ) {
         if let raw = members.staleDate {
@@ -150,7 +150,7 @@ public enum LiveActivityPayloadChecker {
     }
 
     static func checkEventKeys(
-        _ payload: LiveActivityPayload, members: APSMembers, event: LiveActivityEvent,
+        _ payload: LiveActivityPayload, members: borrowing APSMembers, event: LiveActivityEvent,
         into report: inout LiveActivityPayloadReport
     ) {
         if event == .start {

@@ -6,8 +6,9 @@ import APNSCore
 /// it before it takes its lock; `finish` adds, under the lock, what depends on the activity: whether the timestamp
 /// is older than the last applied one, the schema an update is checked against when that needs the activity's type,
 /// and the combined size with the activity's stored attributes. `LiveActivityPayloadChecker.check` is these two
-/// steps, so both give the same report, warnings in the same order.
-struct PreparedPayloadCheck: Sendable {
+/// steps, so both give the same report, warnings in the same order. Not copyable: it is built once per push and
+/// moved or lent (a copy retained every field of its report, payload and schemas).
+struct PreparedPayloadCheck: ~Copyable, Sendable {
     /// The report so far: complete when `pending` is nil (the body has no readable event).
     private(set) var report: LiveActivityPayloadReport
     private var pending: Pending?
@@ -108,13 +109,29 @@ struct PreparedPayloadCheck: Sendable {
     /// The whole report for a push to an activity of type `activityAttributesType` with `activityAttributes`
     /// whose last applied `aps.timestamp` is `lastAppliedTimestamp` (all nil when the token shows no activity),
     /// taken out of this check rather than copied (the check keeps an empty one; its `eventText` and the rest
-    /// stay). The simulated device calls it under its lock.
+    /// stay).
     mutating func takeFinishedReport(
         activityAttributesType: String?, activityAttributes: JSONValue?, lastAppliedTimestamp: Double?
     ) -> LiveActivityPayloadReport {
+        finish(
+            activityAttributesType: activityAttributesType, activityAttributes: activityAttributes,
+            lastAppliedTimestamp: lastAppliedTimestamp)
         var report = LiveActivityPayloadReport()
         swap(&report, &self.report)
-        guard let pending, report.payload != nil else { return report }
+        return report
+    }
+
+    /// Completes `report` in place with what the activity decides (the arguments as `takeFinishedReport`'s); once
+    /// only. The simulated device calls it under its lock and reads the report where it is (no copy of its payload
+    /// and warnings, nor a move of the whole report).
+    mutating func finish(
+        activityAttributesType: String?, activityAttributes: JSONValue?, lastAppliedTimestamp: Double?
+    ) {
+        // Nil once finished, and when the body has no readable event (then the report is complete, with no
+        // payload or with one that has no event).
+        var taken: Pending?
+        swap(&taken, &pending)
+        guard let pending = taken else { return }
         if let raw = pending.rawTimestamp, let timestamp = pending.timestamp,
            let warning = LiveActivityPayloadChecker.olderThanAppliedWarning(
                raw: raw, timestamp: timestamp, event: pending.event, last: lastAppliedTimestamp)
@@ -134,7 +151,6 @@ struct PreparedPayloadCheck: Sendable {
         LiveActivityPayloadChecker.checkCombinedSize(
             event: pending.event, activityAttributes: activityAttributes, bodyBound: pending.bodyBound,
             into: &report)
-        return report
     }
 
     /// Whether this was prepared with `configuration`'s schemas and tolerance, at `now`: then `finish` gives what

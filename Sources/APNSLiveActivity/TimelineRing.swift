@@ -9,8 +9,9 @@ import APNSCore
 /// (`LiveActivityDeviceState.trimTimelines`).
 struct TimelineRing: Sendable {
     /// An entry as kept, with its sequence number: one array (one allocation per token) holds both, and the
-    /// `apns-id` takes 16 bytes rather than a string of its own per entry.
-    private struct Slot: Sendable {
+    /// `apns-id` takes 16 bytes rather than a string of its own per entry. The device builds it directly from the
+    /// push (no `TimelineEntry` with the `apns-id`'s string made and dropped per push).
+    struct Stored: Sendable {
         var receivedAt: Timestamp
         var apnsID: CompactAPNsID
         var event: String?
@@ -18,18 +19,8 @@ struct TimelineRing: Sendable {
         var timestamp: Double?
         var outcome: LiveActivityOutcome
         var explanation: String
-        var sequence: Int
-
-        init(entry: TimelineEntry, apnsID: CompactAPNsID? = nil, sequence: Int) {
-            receivedAt = entry.receivedAt
-            self.apnsID = apnsID ?? CompactAPNsID(entry.apnsID)
-            event = entry.event
-            priority = entry.priority
-            timestamp = entry.timestamp
-            outcome = entry.outcome
-            explanation = entry.explanation
-            self.sequence = sequence
-        }
+        /// Set by `append`.
+        var sequence = 0
 
         var entry: TimelineEntry {
             TimelineEntry(
@@ -39,12 +30,16 @@ struct TimelineRing: Sendable {
     }
 
     /// Slots in ring order: the oldest entry at `start`, `count` entries from there (wrapping).
-    private var storage: [Slot]
+    private var storage: [Stored]
     private var start = 0
     private(set) var count: Int
 
     init(_ entries: [TimelineEntry] = [], firstSequence: Int = 0) {
-        storage = entries.enumerated().map { Slot(entry: $1, sequence: firstSequence + $0) }
+        storage = entries.enumerated().map { index, entry in
+            var stored = Stored(entry)
+            stored.sequence = firstSequence + index
+            return stored
+        }
         count = entries.count
     }
 
@@ -61,12 +56,13 @@ struct TimelineRing: Sendable {
 
     /// Adds `entry` as the newest, with the device-wide `sequence`, dropping the oldest beyond `limit` (at least
     /// 1); a limit changed since the last append is honoured at once. Returns how many entries it dropped.
-    /// `apnsID`: the entry's `apnsID` already compacted (the device does it before it takes its lock).
     @discardableResult
-    mutating func append(_ entry: TimelineEntry, apnsID: CompactAPNsID? = nil, sequence: Int, limit: Int) -> Int {
+    mutating func append(_ entry: Stored, sequence: Int, limit: Int) -> Int {
+        var entry = entry
+        entry.sequence = sequence
         let limit = max(limit, 1)
         if count == limit && count == storage.count {  // full: the new entry takes the oldest one's slot
-            storage[start] = Slot(entry: entry, apnsID: apnsID, sequence: sequence)
+            storage[start] = entry
             start = (start + 1) % storage.count
             return 1
         }
@@ -76,11 +72,10 @@ struct TimelineRing: Sendable {
             dropped += 1
         }
         if count < storage.count {
-            let slot = (start + count) % storage.count
-            storage[slot] = Slot(entry: entry, apnsID: apnsID, sequence: sequence)
+            storage[(start + count) % storage.count] = entry
         } else {
             linearize()
-            storage.append(Slot(entry: entry, apnsID: apnsID, sequence: sequence))
+            storage.append(entry)
         }
         count += 1
         return dropped
@@ -119,7 +114,17 @@ struct TimelineRing: Sendable {
     }
 
     /// What a dropped entry's slot holds until it is reused (nothing allocated).
-    private static let vacated = Slot(entry: TimelineEntry(
-        receivedAt: .zero, apnsID: "", event: nil, priority: 0, timestamp: nil, outcome: .applied, explanation: ""),
-        sequence: -1)
+    private static let vacated = Stored(
+        receivedAt: .zero, apnsID: .text(""), event: nil, priority: 0, timestamp: nil, outcome: .applied,
+        explanation: "", sequence: -1)
+}
+
+extension TimelineRing.Stored {
+    /// A restored entry (its memberwise initializer stays, as it is declared outside the type).
+    init(_ entry: TimelineEntry) {
+        self.init(
+            receivedAt: entry.receivedAt, apnsID: CompactAPNsID(entry.apnsID), event: entry.event,
+            priority: entry.priority, timestamp: entry.timestamp, outcome: entry.outcome,
+            explanation: entry.explanation)
+    }
 }

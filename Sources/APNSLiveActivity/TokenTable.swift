@@ -13,6 +13,13 @@ struct TokenKey: Sendable {
         self.text = text
         self.hash = hash
     }
+
+    /// The key of a token as a push names it: in lower case as the table keys it (a token already in lower case, as
+    /// senders send them, is kept as it is rather than copied; only ASCII capitals are looked for, as
+    /// `LiveActivityDeviceState.lowercasedToken`), with its hash.
+    init(pushed token: String) {
+        self.init(LiveActivityDeviceState.lowercasedToken(token))
+    }
 }
 
 /// Where each token's record is in the device's record array: the tokens in that order, and an open-addressing
