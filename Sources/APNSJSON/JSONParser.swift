@@ -17,7 +17,8 @@ public struct JSONParser {
     /// Nesting deeper than this is refused.
     public static let maximumDepth = 512
 
-    private let bytes: [UInt8]
+    /// The input, read in place (no bounds-checked array reads or copies per byte; valid only during `parse`).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     /// Room reserved for an object's members or an array's elements when the first arrives: the objects of a
     /// push payload (`aps`, `alert`, a content state) mostly have a few members, so one allocation each instead
@@ -25,17 +26,28 @@ public struct JSONParser {
     /// members (the simulated device keeps each activity's content state: no more memory per token).
     static let initialMemberCapacity = 4
 
-    private init(_ bytes: [UInt8]) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// Parses one JSON value that must fill the whole input (surrounding whitespace allowed).
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.failure("unexpected data after the JSON value") }
+        let parsed: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            do throws(JSONParseError) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try parsed.get()
+    }
+
+    private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw failure("unexpected data after the JSON value") }
         return value
     }
 
@@ -148,7 +160,7 @@ public struct JSONParser {
             skipDigits()
         }
         if let next = current, isDigit(next) { throw failure("leading zero in a number") }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
@@ -191,11 +203,9 @@ public struct JSONParser {
         if start == index { return "" }
         // ASCII (nearly every run) needs no validation; `String(validating:)` over a slice is an unspecialized
         // generic call (type metadata looked up on every string of every payload).
-        let run: String? = bytes.withUnsafeBufferPointer { buffer in
-            let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
-            if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
-            return String(validating: slice, as: UTF8.self)
-        }
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        let run = slice.allSatisfy({ $0 < 0x80 })
+            ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
         guard let run else { throw JSONParseError(offset: start, reason: "invalid UTF-8 in string") }
         return run
     }

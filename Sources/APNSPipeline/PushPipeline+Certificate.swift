@@ -6,10 +6,10 @@ extension PushPipeline {
     /// `{"reason":"…"}`, as APNs was observed to end such connections (apns2#93, pushy#312):
     /// every later push on it would be refused the same way. Only the rules' own answer does this: an injected
     /// fault or a strict answer that happens to use these reasons keeps its own connection actions.
-    static func certificateRefusalActions(for verdict: Verdict, fault: ScriptedOutcome?) -> [ConnectionAction] {
-        guard fault?.replacesAnswer != true, !verdict.isStrictMockAnswer, let reason = verdict.reason,
+    static func certificateRefusalAction(for verdict: Verdict, faultReplacesAnswer: Bool) -> ConnectionAction? {
+        guard !faultReplacesAnswer, !verdict.isStrictMockAnswer, let reason = verdict.reason,
             reason == .badCertificate || reason == .badCertificateEnvironment
-        else { return [] }
-        return [.goAway(errorCode: 0, debugData: goAwayDebugData(reason: reason.rawValue))]
+        else { return nil }
+        return .goAway(errorCode: 0, debugData: goAwayDebugData(reason: reason.rawValue))
     }
 }

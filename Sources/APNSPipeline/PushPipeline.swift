@@ -51,13 +51,22 @@ public struct PushPipeline: Sendable {
         var liveActivity: LiveActivityDeviceOutcome?
 
         let requestNumber = connection.countRequest()
-        let fault = scripts.scriptedOutcome(for: request, verdict: verdict, requestsOnConnection: requestNumber, now: now)
-        if let fault {
+        // What the fault decides is taken out of it once (its optional, which holds a whole verdict, is not read
+        // again field by field).
+        var faultReplacesAnswer = false
+        var sendsResponse = true
+        var injected: InjectedFault?
+        if let fault = scripts.scriptedOutcome(
+            for: request, verdict: verdict, requestsOnConnection: requestNumber, now: now)
+        {
             verdict = fault.verdict
-            actions += fault.actions
+            actions = fault.actions
             if let limit = fault.announcedMaxConcurrentStreams { connection.announceFromFault(limit) }
+            faultReplacesAnswer = fault.replacesAnswer
+            sendsResponse = fault.sendsAnything
+            injected = fault.mark
         }
-        if fault?.replacesAnswer == true {
+        if faultReplacesAnswer {
             // The fault's answer stands: no device, no strict mode.
         } else if verdict.isAccepted, verdict.pushType == .liveactivity, let device {
             liveActivity = deliver(request, verdict: &verdict, to: device, apnsID: apnsID, now: now)
@@ -65,7 +74,9 @@ public struct PushPipeline: Sendable {
             validator.applyStrictMode(to: &verdict)
         }
 
-        actions += Self.certificateRefusalActions(for: verdict, fault: fault)
+        if let goAway = Self.certificateRefusalAction(for: verdict, faultReplacesAnswer: faultReplacesAnswer) {
+            actions.append(goAway)
+        }
         if let change = connection.streamLimitChange(hasAuthenticated: authenticator?.hasAuthenticated ?? false) {
             actions.append(change)
         }
@@ -75,8 +86,8 @@ public struct PushPipeline: Sendable {
             response: response, actions: actions,
             record: DeliveryDraft(
                 verdict: consume verdict, apnsID: apnsID, uniqueID: uniqueID, liveActivity: liveActivity,
-                injected: fault?.mark),
-            sendsResponse: fault?.sendsAnything ?? true)
+                injected: injected),
+            sendsResponse: sendsResponse)
     }
 
     /// Stages 3–5 for an accepted Live Activity push: the device's warnings, strict mode over all warnings, then

@@ -8,6 +8,22 @@ import Testing
         }
     }
 
+    /// The raw-value initializer picks one candidate by length and first byte: every spelling and its near misses
+    /// give what comparing with each case's spelling gives.
+    @Test func rawValueIsTheExactLowerCaseSpelling() {
+        for pushType in PushType.allCases {
+            let name = pushType.rawValue
+            #expect(PushType(rawValue: name) == pushType)
+            for miss in [name.uppercased(), name + "s", String(name.dropLast()), String(name.dropFirst()), " " + name,
+                         "x" + name.dropFirst(), String(name.dropLast()) + "x"] {
+                #expect(PushType(rawValue: miss) == PushType.allCases.first { $0.rawValue == miss }, "\(miss)")
+            }
+        }
+        for other in ["", "a", "liveActivity", "live-activity", "LIVEACTIVITY", "liveactivitie", "controller"] {
+            #expect(PushType(rawValue: other) == nil)
+        }
+    }
+
     @Test(arguments: [
         ("com.example.app", nil),
         ("com.example.app.voip", PushType.voip),

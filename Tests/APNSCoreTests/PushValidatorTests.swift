@@ -189,6 +189,19 @@ import Testing
         #expect(verdict.warnings.map(\.code) == ["test"])
     }
 
+    /// The date rules read the first of duplicate `aps` keys, as the device does; a later duplicate changes nothing.
+    @Test func apsDateWarningsReadTheFirstOfDuplicateKeys() {
+        let verdict = PushRequests.validate(PushRequests.push(body: """
+            {"aps":{"alert":"Hi","timestamp":1767225600000,"timestamp":1,"stale-date":5,"stale-date":1767225600000,\
+            "dismissal-date":1767225600000,"dismissal-date":2}}
+            """))
+        #expect(verdict.warnings.map(\.code).filter { $0.hasPrefix("aps-") } == [
+            "aps-timestamp-milliseconds", "aps-dismissal-date-milliseconds", "aps-stale-date-past",
+        ])
+        let clean = PushRequests.validate(PushRequests.push(body: #"{"aps":{"alert":"Hi","timestamp":1,"timestamp":1767225600000}}"#))
+        #expect(clean.warnings.filter { $0.code.hasPrefix("aps-") }.isEmpty)
+    }
+
     @Test func warningsExplainThemselves() {
         let verdict = PushRequests.validate(
             PushRequests.push(body: #"{"aps":{"alert":"Hi","state-date":1767229200}}"#))

@@ -43,6 +43,33 @@ import Testing
         #expect(verdict.ruleID == "token.unregistered" && verdict.warnings.count == 1)
     }
 
+    /// The findings are changed in place in every case: the case, its answer and the other findings stay.
+    @Test func changingOneFindingInEveryCaseKeepsTheRest() {
+        let findings = PushFindings(
+            facts: PushFacts(deviceToken: "ab", topic: "t"), warnings: [PushWarning(code: "a", message: "1")],
+            explanation: "e", ruleID: "r", environment: .production, payload: .object([]))
+        let verdicts: [Verdict] = [
+            .accepted(findings), .rejected(APNsRejection(.unregistered, timestamp: 9), findings),
+            .mockAnswer(MockAnswer(origin: .strictDevice, status: 400, wireReason: "MockX"), findings),
+            .unanswered(findings),
+        ]
+        for original in verdicts {
+            var verdict = original
+            verdict.warnings += [PushWarning(code: "b", message: "2")]
+            verdict.explanation = nil
+            verdict.findings.facts.priority = 5
+            var expected = findings
+            expected.warnings.append(PushWarning(code: "b", message: "2"))
+            expected.explanation = nil
+            expected.facts.priority = 5
+            #expect(verdict.findings == expected)
+            #expect(verdict.status == original.status && verdict.wireReason == original.wireReason)
+            #expect(verdict.timestamp == original.timestamp && verdict.isStrictMockAnswer == original.isStrictMockAnswer)
+            verdict.warnings = []
+            #expect(verdict.warnings.isEmpty && verdict.ruleID == "r")
+        }
+    }
+
     @Test func anUnansweredVerdictHasNoStatusAndNoReason() {
         let verdict = Verdict.unanswered(PushFindings(ruleID: "fault.blackHole"))
         #expect(verdict.status == 0 && verdict.wireReason == nil && verdict.reason == nil && !verdict.isAccepted)

@@ -28,7 +28,8 @@ public struct APNsHeaderIndex: Sendable, Equatable {
             switch name.utf8.count {
             case 7: candidate = .apnsID
             case 10: candidate = .apnsTopic
-            case 13: candidate = name.utf8.dropFirst().first == UInt8(ascii: "u") ? .authorization : .apnsPriority
+            // Equal small strings compare in one step: the usual name is tried first, without slicing the name.
+            case 13: candidate = name == "authorization" ? .authorization : .apnsPriority
             case 14: candidate = .apnsPushType
             case 15: candidate = .apnsExpiration
             case 16: candidate = .apnsCollapseID

@@ -57,6 +57,25 @@ public enum APSKey {
         "content-changed": .boolOrNumber,
     ]
 
+    /// `known[key]`, found without hashing the key: among the known keys of its length in UTF-8 bytes (one to five
+    /// of them), compared as strings; a key that matches none (or, spelled with other bytes, is equal to one only
+    /// under Unicode's rules) is looked up in `known`.
+    public static func valueType(ofKey key: String) -> ValueType? {
+        let length = key.utf8.count
+        if length < knownByLength.count {
+            for entry in knownByLength[length] where entry.key == key { return entry.type }
+        }
+        return known[key]
+    }
+
+    /// `known` by the length of the key in UTF-8 bytes (index).
+    private static let knownByLength: [[(key: String, type: ValueType)]] = {
+        var table = [[(key: String, type: ValueType)]](
+            repeating: [], count: 1 + (known.keys.map(\.utf8.count).max() ?? 0))
+        for (key, type) in known.sorted(by: { $0.key < $1.key }) { table[key.utf8.count].append((key, type)) }
+        return table
+    }()
+
     /// The Apple key that `key` most likely misspells: the same letters ignoring case, `-` and `_`
     /// (`contentAvailable`), or one edit away (two for keys of 8 letters or more: `state-date`). nil for keys unlike
     /// any Apple key.

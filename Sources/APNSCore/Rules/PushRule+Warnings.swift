@@ -106,7 +106,7 @@ extension PushRule {
         // Usually every key is Apple's with a value of its type: one pass over the members says so without sorting
         // or looking each key up again; otherwise the warnings are built in key order below.
         let allKnownAndTyped = aps.members?.allSatisfy { member in
-            APSKey.known[member.key]?.accepts(member.value) == true
+            APSKey.valueType(ofKey: member.key)?.accepts(member.value) == true
         } ?? true
         if allKnownAndTyped { return nil }
         for key in (aps.keys ?? []).sorted() {
@@ -134,16 +134,18 @@ extension PushRule {
     /// Source: A-GEN Table 1 and A-LA (these are UNIX seconds); hapns sends `Date.now` milliseconds (A-JSONDEC);
     /// capacitor-live-activity#7 (`dismissal-date` in ms); nalu PR #222 (a past stale date).
     public static let warnAPSDates = PushRule(id: "warn.aps-dates") { evaluation in
-        guard let aps = evaluation.aps else { return nil }
+        guard let members = evaluation.aps?.members else { return nil }
+        let dates = APSDates(members)
+        guard dates.timestamp != nil || dates.staleDate != nil || dates.dismissalDate != nil else { return nil }
         let nowSeconds = evaluation.now.secondsSinceEpoch
         for (key, code) in apsDateKeys {
-            guard let seconds = aps[key]?.doubleValue, seconds > millisecondsThreshold else { continue }
+            guard let seconds = dates[key]?.doubleValue, seconds > millisecondsThreshold else { continue }
             evaluation.warn(
                 code,
                 "aps.\(key) \(secondsText(seconds)) looks like milliseconds; it is UNIX seconds "
                     + "(about \(Int64(saturating: nowSeconds)) now)")
         }
-        if let stale = aps["stale-date"]?.doubleValue, stale <= millisecondsThreshold, stale < nowSeconds {
+        if let stale = dates.staleDate?.doubleValue, stale <= millisecondsThreshold, stale < nowSeconds {
             evaluation.warn(
                 .apsStaleDatePast,
                 "aps.stale-date \(secondsText(stale)) is already past (now is \(Int64(saturating: nowSeconds))); "
@@ -161,6 +163,36 @@ extension PushRule {
         ("stale-date", .apsStaleDateMilliseconds),
         ("dismissal-date", .apsDismissalDateMilliseconds),
     ]
+
+    /// The values of `aps`'s date keys (the first of duplicate keys, as `aps[key]` reads them), found in one pass
+    /// over its members instead of one search per key.
+    struct APSDates {
+        var timestamp: JSONValue?
+        var staleDate: JSONValue?
+        var dismissalDate: JSONValue?
+
+        init(_ members: [JSONMember]) {
+            // The key's length picks the one name it is compared with (the names are ASCII, and no other spelling
+            // of them is equal as a String).
+            for member in members {
+                switch member.key.utf8.count {
+                case 9: if timestamp == nil, member.key == "timestamp" { timestamp = member.value }
+                case 10: if staleDate == nil, member.key == "stale-date" { staleDate = member.value }
+                case 14: if dismissalDate == nil, member.key == "dismissal-date" { dismissalDate = member.value }
+                default: continue
+                }
+            }
+        }
+
+        /// The value of date key `key` (one of `apsDateKeys`).
+        subscript(key: String) -> JSONValue? {
+            switch key {
+            case "timestamp": timestamp
+            case "stale-date": staleDate
+            default: dismissalDate
+            }
+        }
+    }
 
     /// A number of seconds without a trailing `.0` when it is whole.
     static func secondsText(_ value: Double) -> String {

@@ -14,6 +14,30 @@ public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
     case widgets
     case controls
 
+    /// The push type spelled exactly `rawValue`, else nil (as the synthesized initializer, which compared the value
+    /// with each case's spelling in turn): the length and first byte pick the one candidate compared.
+    public init?(rawValue: String) {
+        let utf8 = rawValue.utf8
+        let candidate: PushType
+        switch utf8.count {
+        case 3: candidate = .mdm
+        case 4: candidate = .voip
+        case 5: candidate = .alert
+        case 7: candidate = .widgets
+        case 8: candidate = utf8.first == UInt8(ascii: "l") ? .location : .controls
+        case 10: candidate = utf8.first == UInt8(ascii: "b") ? .background : .pushtotalk
+        case 12:
+            switch utf8.first {
+            case UInt8(ascii: "l"): candidate = .liveactivity
+            case UInt8(ascii: "c"): candidate = .complication
+            default: candidate = .fileprovider
+            }
+        default: return nil
+        }
+        guard rawValue == candidate.rawValue else { return nil }
+        self = candidate
+    }
+
     /// What `apns-topic` must end with for this push type; empty when the topic is the bare bundle ID.
     ///
     /// Source: A-SEND (push-type table), A-SEND. Apple's page writes `h.complication` for

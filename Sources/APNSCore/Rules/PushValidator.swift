@@ -34,11 +34,13 @@ public struct PushValidator: Sendable {
     ) -> Verdict {
         var evaluation = PushEvaluation(
             request: request, configuration: configuration, tokens: tokens, authenticator: authenticator, now: now)
-        for rule in rules {
-            if let rejection = rule.apply(to: &evaluation) {
+        // By position: each rule is read in place (a `for rule in rules` copy retained and released its closure and
+        // id for every rule of every push).
+        for position in rules.indices {
+            if let rejection = rules[position].apply(to: &evaluation) {
                 return .rejected(
                     APNsRejection(rejection.reason, timestamp: rejection.timestamp),
-                    evaluation.findings(explanation: rejection.explanation, ruleID: rule.id))
+                    evaluation.findings(explanation: rejection.explanation, ruleID: rules[position].id))
             }
         }
         return .accepted(evaluation.findings(explanation: nil, ruleID: nil))

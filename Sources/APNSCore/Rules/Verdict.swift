@@ -25,12 +25,23 @@ public enum Verdict: Sendable, Hashable {
                 yield findings
             }
         }
-        set {
-            switch self {
-            case .accepted: self = .accepted(newValue)
-            case .rejected(let rejection, _): self = .rejected(rejection, newValue)
-            case .mockAnswer(let answer, _): self = .mockAnswer(answer, newValue)
-            case .unanswered: self = .unanswered(newValue)
+        // Changed in place too: without it, setting one field (`verdict.warnings = …`) copied the whole findings
+        // out, changed the copy and built the case again around it. The case is taken apart (moved, not copied) and
+        // put back together after the change, also when the change is abandoned.
+        _modify {
+            switch consume self {
+            case .accepted(var findings):
+                defer { self = .accepted(findings) }
+                yield &findings
+            case .rejected(let rejection, var findings):
+                defer { self = .rejected(rejection, findings) }
+                yield &findings
+            case .mockAnswer(let answer, var findings):
+                defer { self = .mockAnswer(answer, findings) }
+                yield &findings
+            case .unanswered(var findings):
+                defer { self = .unanswered(findings) }
+                yield &findings
             }
         }
     }
@@ -90,17 +101,17 @@ public enum Verdict: Sendable, Hashable {
     /// Accepted-but-probably-wrong findings, in rule order (also on rejections, from the rules that ran).
     public var warnings: [PushWarning] {
         get { findings.warnings }
-        set { findings.warnings = newValue }
+        _modify { yield &findings.warnings }
     }
     /// What to change, in plain words; nil on a clean 200.
     public var explanation: String? {
         get { findings.explanation }
-        set { findings.explanation = newValue }
+        _modify { yield &findings.explanation }
     }
     /// The id of the rule that decided (`PushRule.id`, `strict.<code>`, `scripted`, `fault.<effect>`); nil on 200.
     public var ruleID: String? {
         get { findings.ruleID }
-        set { findings.ruleID = newValue }
+        _modify { yield &findings.ruleID }
     }
     public var sender: AuthenticatedSender? { findings.sender }
     public var environment: APNsEnvironment { findings.environment }
