@@ -26,37 +26,20 @@ public struct LiveActivityPayload: Sendable, Hashable {
         self.init(aps: aps, members: APSMembers(members))
     }
 
-    /// The fields of `aps` (an object) from its members, already found. Every field is worked out before the one
-    /// initializer that stores them (a value built field by field here was then copied out whole, every member
-    /// retained and released once more).
+    /// The fields of `aps` (an object) from its members, already found.
     init(aps: JSONValue, members: borrowing APSMembers) {
-        self.init(
-            aps: aps, event: members.event.flatMap(Self.event), timestamp: members.timestamp?.doubleValue,
-            contentState: members.contentState, attributesType: members.attributesType.flatMap(Self.string),
-            attributes: members.attributes, hasAlert: Self.isPresent(members.alert),
-            staleDate: members.staleDate?.doubleValue, dismissalDate: members.dismissalDate?.doubleValue,
-            relevanceScore: members.relevanceScore?.doubleValue,
-            hasInputPushToken: Self.isPresent(members.inputPushToken),
-            inputPushChannel: members.inputPushChannel.flatMap(Self.string))
-    }
-
-    private init(
-        aps: JSONValue, event: LiveActivityEvent?, timestamp: Double?, contentState: JSONValue?,
-        attributesType: String?, attributes: JSONValue?, hasAlert: Bool, staleDate: Double?, dismissalDate: Double?,
-        relevanceScore: Double?, hasInputPushToken: Bool, inputPushChannel: String?
-    ) {
         self.aps = aps
-        self.event = event
-        self.timestamp = timestamp
-        self.contentState = contentState
-        self.attributesType = attributesType
-        self.attributes = attributes
-        self.hasAlert = hasAlert
-        self.staleDate = staleDate
-        self.dismissalDate = dismissalDate
-        self.relevanceScore = relevanceScore
-        self.hasInputPushToken = hasInputPushToken
-        self.inputPushChannel = inputPushChannel
+        event = members.event.flatMap(Self.event)
+        timestamp = members.timestamp?.doubleValue
+        contentState = members.contentState
+        attributesType = members.attributesType.flatMap(Self.string)
+        attributes = members.attributes
+        hasAlert = Self.isPresent(members.alert)
+        staleDate = members.staleDate?.doubleValue
+        dismissalDate = members.dismissalDate?.doubleValue
+        relevanceScore = members.relevanceScore?.doubleValue
+        hasInputPushToken = Self.isPresent(members.inputPushToken)
+        inputPushChannel = members.inputPushChannel.flatMap(Self.string)
     }
 
     /// Whether a member is present and not `null` (a tag test, not `JSONValue`'s `==`).
