@@ -25,24 +25,33 @@ public enum Verdict: Sendable, Hashable {
                 yield findings
             }
         }
-        // Changed in place too: without it, setting one field (`verdict.warnings = …`) copied the whole findings
-        // out, changed the copy and built the case again around it. The case is taken apart (moved, not copied) and
-        // put back together after the change, also when the change is abandoned.
-        _modify {
-            switch consume self {
-            case .accepted(var findings):
-                defer { self = .accepted(findings) }
-                yield &findings
-            case .rejected(let rejection, var findings):
-                defer { self = .rejected(rejection, findings) }
-                yield &findings
-            case .mockAnswer(let answer, var findings):
-                defer { self = .mockAnswer(answer, findings) }
-                yield &findings
-            case .unanswered(var findings):
-                defer { self = .unanswered(findings) }
-                yield &findings
+        set {
+            switch self {
+            case .accepted: self = .accepted(newValue)
+            case .rejected(let rejection, _): self = .rejected(rejection, newValue)
+            case .mockAnswer(let answer, _): self = .mockAnswer(answer, newValue)
+            case .unanswered: self = .unanswered(newValue)
             }
+        }
+    }
+
+    /// Changes the findings in place: the case is taken apart (moved, not copied) and put together again. Setting
+    /// one field through `findings` copied the whole findings out and back; a `_modify` accessor allocated its
+    /// coroutine frame (one `malloc` per push).
+    mutating func changeFindings(_ change: (inout PushFindings) -> Void) {
+        switch consume self {
+        case .accepted(var findings):
+            change(&findings)
+            self = .accepted(findings)
+        case .rejected(let rejection, var findings):
+            change(&findings)
+            self = .rejected(rejection, findings)
+        case .mockAnswer(let answer, var findings):
+            change(&findings)
+            self = .mockAnswer(answer, findings)
+        case .unanswered(var findings):
+            change(&findings)
+            self = .unanswered(findings)
         }
     }
 
@@ -101,17 +110,17 @@ public enum Verdict: Sendable, Hashable {
     /// Accepted-but-probably-wrong findings, in rule order (also on rejections, from the rules that ran).
     public var warnings: [PushWarning] {
         get { findings.warnings }
-        _modify { yield &findings.warnings }
+        set { changeFindings { $0.warnings = newValue } }
     }
     /// What to change, in plain words; nil on a clean 200.
     public var explanation: String? {
         get { findings.explanation }
-        _modify { yield &findings.explanation }
+        set { changeFindings { $0.explanation = newValue } }
     }
     /// The id of the rule that decided (`PushRule.id`, `strict.<code>`, `scripted`, `fault.<effect>`); nil on 200.
     public var ruleID: String? {
         get { findings.ruleID }
-        _modify { yield &findings.ruleID }
+        set { changeFindings { $0.ruleID = newValue } }
     }
     public var sender: AuthenticatedSender? { findings.sender }
     public var environment: APNsEnvironment { findings.environment }
