@@ -14,9 +14,7 @@ struct DeliveryPacker: Sendable {
     /// yet). Two arrays of plain elements, so the check compares the string in place instead of copying it out.
     private var recentTexts = Array(repeating: "", count: Self.places)
     private var recentNumbers = Array(repeating: -1, count: Self.places)
-    /// The TLS facts of the previous record and their number (-1: none yet), compared in place.
-    private var recentTLS: TLSInfo?
-    private var recentTLSNumber = -1
+    private var recentTLS: (value: TLSInfo, number: Int)?
     /// The payload of the previous record, its number once pooled, and whether the pool was full for it.
     private var recentPayload: (bytes: [UInt8], number: Int?, poolFull: Bool)?
     /// The generation of the shared pools the remembered numbers and the record being packed refer to.
@@ -42,7 +40,6 @@ struct DeliveryPacker: Sendable {
             recentTexts = Array(repeating: "", count: Self.places)
             recentNumbers = Array(repeating: -1, count: Self.places)
             recentTLS = nil
-            recentTLSNumber = -1
             recentPayload = nil
             generation = current
         }
@@ -325,8 +322,8 @@ struct DeliveryPacker: Sendable {
             bytes.append(0)
             return true
         }
-        if recentTLSNumber >= 0, Self.same(recentTLS, tls) {
-            varint(UInt64(recentTLSNumber) + 1)
+        if let known = recentTLS, known.value == tls {
+            varint(UInt64(known.number) + 1)
             return true
         }
         guard let interned = shared.withPools(ofGeneration: generation, { $0.tls.intern(tls) }) else {
@@ -334,16 +331,9 @@ struct DeliveryPacker: Sendable {
             return false
         }
         guard let number = interned else { return false }
-        recentTLS = tls
-        recentTLSNumber = number
+        recentTLS = (tls, number)
         varint(UInt64(number) + 1)
         return true
-    }
-
-    /// Whether `known` holds `tls` (borrowed, not copied out to compare).
-    private static func same(_ known: TLSInfo?, _ tls: TLSInfo) -> Bool {
-        guard let known else { return false }
-        return known == tls
     }
 
     /// A whole value as its number in its pool plus one (0: nil); false when the pool is full. `intern` pools it
