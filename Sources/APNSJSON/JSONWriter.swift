@@ -183,20 +183,6 @@ public struct JSONWriter {
         if let source = utf8.baseAddress {
             var index = 0
             while index < count {
-                // Sixteen clean bytes at a time while they last (tokens, ids, long header values): two words tested
-                // together, one branch and no overflow checks per sixteen bytes.
-                while count &- index >= 16 {
-                    let raw = UnsafeRawPointer(source + index)
-                    let low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-                    let high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-                    if Self.escapeMask(low) | Self.escapeMask(high) != 0 { break }
-                    let target = UnsafeMutableRawPointer(base + at)
-                    target.storeBytes(of: low.littleEndian, as: UInt64.self)
-                    target.storeBytes(of: high.littleEndian, toByteOffset: 8, as: UInt64.self)
-                    at &+= 16
-                    index &+= 16
-                }
-                if index == count { break }
                 let byte: UInt8
                 let left = count - index
                 if left >= 8 || spare + left >= 8 {
