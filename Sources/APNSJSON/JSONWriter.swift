@@ -71,6 +71,31 @@ public struct JSONWriter {
         Self.withUTF8(name) { escaped($0, comma: comma, colon: true) }
     }
 
+    /// A member name escaped once, with its quotes and colon, for a name written again and again (a delivery
+    /// record's keys): writing it is a copy, not a scan.
+    public struct EncodedKey: Sendable {
+        @usableFromInline let bytes: [UInt8]
+
+        public init(_ name: String) {
+            var writer = JSONWriter(capacity: name.utf8.count + 8)
+            writer.key(name)
+            bytes = writer.bytes
+        }
+    }
+
+    /// Writes `"name":` inside an object from its encoded form.
+    @inlinable public mutating func key(_ name: EncodedKey) {
+        let comma = separatorNeeded()
+        name.bytes.withUnsafeBufferPointer { encoded in
+            output.reserve(encoded.count + 1)
+            if comma { output.append(UInt8(ascii: ",")) }
+            output.append(encoded)
+        }
+    }
+
+    @inlinable public mutating func field(_ name: EncodedKey, _ value: String) { key(name); string(value) }
+    @inlinable public mutating func field(_ name: EncodedKey, _ value: Int64) { key(name); integer(value) }
+
     @inlinable public mutating func field(_ name: String, _ value: String) { key(name); string(value) }
     @inlinable public mutating func field(_ name: String, _ value: Int64) { key(name); integer(value) }
     @inlinable public mutating func field(_ name: String, _ value: Bool) { key(name); boolean(value) }

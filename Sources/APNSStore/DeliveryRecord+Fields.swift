@@ -350,8 +350,9 @@ extension DeliveryRecordField {
     ) -> DeliveryRecordField {
         let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in parts.append(get(record)) }
         let value: @Sendable (DeliveryRecord) -> SQLiteValue = { .text(get($0)) }
+        let encodedKey = JSONWriter.EncodedKey(key)
         return DeliveryRecordField(
-            write: { record, writer in writer.field(key, get(record)) },
+            write: { record, writer in writer.field(encodedKey, get(record)) },
             read: { object, record throws(DeliveryRecordDecodingError) in
                 set(&record, try DeliveryRecord.string(object, key))
             },
@@ -371,9 +372,10 @@ extension DeliveryRecordField {
             guard let text = get(record) else { return .null }
             return .text(text)
         }
+        let encodedKey = JSONWriter.EncodedKey(key)
         return DeliveryRecordField(
             write: { record, writer in
-                if let text = get(record) { writer.field(key, text) }
+                if let text = get(record) { writer.field(encodedKey, text) }
             },
             read: { object, record throws(DeliveryRecordDecodingError) in
                 set(&record, try DeliveryRecord.optionalString(object, key))
@@ -390,16 +392,18 @@ extension DeliveryRecordField {
         make: @escaping @Sendable (String, String) -> Item,
         search: @escaping @Sendable (Item, inout [String]) -> Void
     ) -> DeliveryRecordField {
-        DeliveryRecordField(
+        let (encodedKey, firstName, secondName) =
+            (JSONWriter.EncodedKey(key), JSONWriter.EncodedKey(names.0), JSONWriter.EncodedKey(names.1))
+        return DeliveryRecordField(
             write: { record, writer in
-                writer.key(key)
+                writer.key(encodedKey)
                 writer.beginArray()
                 for item in get(record) {
                     writer.element()
                     writer.beginObject()
                     let pair = item.storedPair
-                    writer.field(names.0, pair.first)
-                    writer.field(names.1, pair.second)
+                    writer.field(firstName, pair.first)
+                    writer.field(secondName, pair.second)
                     writer.endObject()
                 }
                 writer.endArray()
@@ -420,8 +424,9 @@ extension DeliveryRecordField {
         _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> Int64,
         _ set: @escaping @Sendable (inout DeliveryRecord, Int64) -> Void, required: Bool
     ) -> DeliveryRecordField {
-        DeliveryRecordField(
-            write: { record, writer in writer.field(key, get(record)) },
+        let encodedKey = JSONWriter.EncodedKey(key)
+        return DeliveryRecordField(
+            write: { record, writer in writer.field(encodedKey, get(record)) },
             read: { object, record throws(DeliveryRecordDecodingError) in
                 let present = object[key].map { $0 != .null } ?? false
                 if required || present { set(&record, try DeliveryRecord.int64(object, key)) }
