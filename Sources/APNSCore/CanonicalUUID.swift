@@ -42,9 +42,10 @@ public enum CanonicalUUID {
         )
     }
 
-    /// `count` (4 or 8) bytes from `start` as a little-endian word: the first byte in the lowest bits.
+    /// `count` (4 or 8) bytes from `start` as a little-endian word: the first byte in the lowest bits (the compiler
+    /// makes it one load).
     @inline(__always)
-    private static func word(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, count: Int = 4) -> UInt64 {
+    static func word(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, count: Int = 4) -> UInt64 {
         var word: UInt64 = 0
         for index in 0..<count { word |= UInt64(bytes[start + index]) << (8 * index) }
         return word
@@ -73,24 +74,14 @@ public enum CanonicalUUID {
         return (UInt32(truncatingIfNeeded: packed), letters & ~lowerCaseBit, letters & lowerCaseBit)
     }
 
-    /// How many of `bytes`, from the first, are hexadecimal digits (`hexDigit`): one table lookup a byte.
+    /// How many of `bytes`, from the first, are hexadecimal digits (`hexDigit`): eight at a time while all eight are
+    /// (`decodeEightHexDigits`; a device token is 64 to 200 digits, counted on every push), then byte by byte.
     public static func leadingHexDigitCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        digitTable.withUnsafeBufferPointer { table in
-            var count = 0
-            while count < bytes.count, table[Int(bytes[count])] & notADigit == 0 { count += 1 }
-            return count
-        }
+        var count = 0
+        while count + 8 <= bytes.count, decodeEightHexDigits(word(bytes, at: count, count: 8)) != nil { count += 8 }
+        while count < bytes.count, hexDigit(bytes[count]) != nil { count += 1 }
+        return count
     }
-
-    /// `hexDigit` of every byte as one byte: the digit's value, or-ed with `lowerCaseLetter` or `upperCaseLetter`
-    /// for a letter; `notADigit` for any other byte.
-    private static let digitTable: [UInt8] = (0...255).map { byte in
-        guard let digit = hexDigit(UInt8(byte)) else { return notADigit }
-        return digit.value | (digit.upper.map { $0 ? upperCaseLetter : lowerCaseLetter } ?? 0)
-    }
-    private static let lowerCaseLetter: UInt8 = 0x10
-    private static let upperCaseLetter: UInt8 = 0x20
-    private static let notADigit: UInt8 = 0x80
 
     /// The canonical text of 128 bits, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` (or lower case).
     public static func text(high: UInt64, low: UInt64, uppercase: Bool) -> String {

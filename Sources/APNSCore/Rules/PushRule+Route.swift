@@ -8,7 +8,7 @@ extension PushRule {
     public static let routePath = PushRule(id: "route.path") { evaluation in
         let path = evaluation.request.path
         if path == "/3/device" { return nil }
-        guard var token = evaluation.facts.deviceToken, !token.withUTF8({ HexDigitScan.contains(UInt8(ascii: "/"), in: $0) })
+        guard var token = evaluation.facts.deviceToken, !token.withUTF8({ ByteScan.contains(UInt8(ascii: "/"), in: $0) })
         else {
             return RuleRejection(.badPath, "the path must be /3/device/<hex device token>; got \(path)")
         }

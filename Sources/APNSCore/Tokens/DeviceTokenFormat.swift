@@ -36,7 +36,7 @@ public enum DeviceTokenFormat {
     private static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
         var token = token
         return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
-            let count = HexDigitScan.leadingHexDigitCount(bytes)
+            let count = CanonicalUUID.leadingHexDigitCount(bytes)
             return (count, count < bytes.count ? bytes[count] : nil)
         }
     }

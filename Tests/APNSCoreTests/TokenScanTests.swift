@@ -3,14 +3,14 @@ import Testing
 
 /// The word-at-a-time scans answer exactly what the plain byte loops answer, for every byte value at every position
 /// of tokens around the eight-byte word size.
-@Suite struct HexDigitScanTests {
+@Suite struct TokenScanTests {
     static func byteLoopCount(_ bytes: [UInt8]) -> Int {
-        bytes.prefix { HexDigitScan.isHexDigit($0) }.count
+        bytes.prefix { CanonicalUUID.hexDigit($0) != nil }.count
     }
 
     static func scanned(_ bytes: [UInt8]) -> (count: Int, slash: Bool) {
         bytes.withUnsafeBufferPointer {
-            (HexDigitScan.leadingHexDigitCount($0), HexDigitScan.contains(UInt8(ascii: "/"), in: $0))
+            (CanonicalUUID.leadingHexDigitCount($0), ByteScan.contains(UInt8(ascii: "/"), in: $0))
         }
     }
 
@@ -33,7 +33,7 @@ import Testing
     @Test func hexDigitsAreExactlyTheTwentyTwo() {
         let digits = Set("0123456789abcdefABCDEF".utf8)
         for value in 0...255 {
-            #expect(HexDigitScan.isHexDigit(UInt8(value)) == digits.contains(UInt8(value)))
+            #expect((CanonicalUUID.hexDigit(UInt8(value)) != nil) == digits.contains(UInt8(value)))
         }
     }
 
