@@ -37,6 +37,11 @@ final class EventLoopWorker: @unchecked Sendable {
     private var shutdownEvent: OpaquePointer?
     private var shuttingDown = false
     private let inbox = Locked<[PendingResponse]>([])
+    /// Responses produced on this worker's own thread (the in-memory store answers inside `handle`): queued without
+    /// the inbox's lock and without waking the loop for each (`deliver`). Loop thread only.
+    private var localInbox: [PendingResponse] = []
+    /// The loop thread's `pthread_self()` while the loop runs (0 before), to tell `deliver` it runs there.
+    private let loopThread = Atomic<UInt>(0)
     /// The responses being handed out (`deliverPendingResponses`) and the connections they went to; loop thread only.
     private var delivering: [PendingResponse] = []
     private var touched: [ConnectionDriver] = []
@@ -114,6 +119,7 @@ final class EventLoopWorker: @unchecked Sendable {
 
     func startThread() throws {
         thread = try JoinableThread(name: "apns-loop-\(index)") { [self] in
+            loopThread.store(UInt(pthread_self()), ordering: .relaxed)
             event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
             tearDown()
         }
@@ -238,11 +244,21 @@ final class EventLoopWorker: @unchecked Sendable {
         if shuttingDown && connections.isEmpty { event_base_loopbreak(base) }
     }
 
-    /// Hands queued responses to their connections, then flushes each connection that got one.
+    /// Hands queued responses to their connections, then flushes each connection that got one: first those this
+    /// thread queued itself, then those other threads posted.
     func deliverPendingResponses() {
+        if !localInbox.isEmpty {
+            swap(&localInbox, &delivering)
+            deliverTaken()
+        }
         // The inbox's array and this one change places under the lock, so both keep their storage from one wake
         // to the next (no array allocated per wake).
         inbox.withLock { swap(&$0, &delivering) }
+        deliverTaken()
+    }
+
+    /// Delivers the responses in `delivering` and flushes their connections.
+    private func deliverTaken() {
         guard !delivering.isEmpty else { return }
         defer {
             delivering.removeAll(keepingCapacity: true)
@@ -375,9 +391,17 @@ final class EventLoopWorker: @unchecked Sendable {
 }
 
 extension EventLoopWorker: ResponseTarget {
-    /// A stream sink's first answer (`ResponseSink`), from any thread: queued for the connection.
+    /// A stream sink's first answer (`ResponseSink`), from any thread: queued for the connection. On the loop's own
+    /// thread it goes to the local inbox, which needs no lock; the loop is woken only for the first of a batch
+    /// (the connection that is reading delivers them as soon as its requests are handled, `ConnectionDriver.readable`).
     func deliver(_ response: HTTPResponse, actions: [ConnectionAction], connectionID: UInt64, streamID: Int32) {
-        post(PendingResponse(connectionID: connectionID, streamID: streamID, response: response, actions: actions))
+        let pending = PendingResponse(connectionID: connectionID, streamID: streamID, response: response, actions: actions)
+        guard loopThread.load(ordering: .relaxed) == UInt(pthread_self()) else {
+            post(pending)
+            return
+        }
+        localInbox.append(pending)
+        if localInbox.count == 1 { event_active(wakeEvent, 0, 0) }
     }
 }
 

@@ -27,12 +27,12 @@ final class HTTP2ServerSession {
     private(set) var headerFieldsSeen = 0
     private(set) var headerFieldsKept = 0
 
-    private var session: OpaquePointer?
+    private let session: OpaquePointer?
     /// Long header values of recent requests, reused when repeated (`RecentHeaderValues`).
-    private var recentValues = RecentHeaderValues()
+    private let recentValues = RecentHeaderValues()
     /// The last `:path`: repeated by a sender to one device token, new on every request to many (kept apart so
     /// that it does not push the other values out of `recentValues`).
-    private var recentPaths = RecentHeaderValues(capacity: 1)
+    private let recentPaths = RecentHeaderValues(capacity: 1)
     private var streams: [Int32: StreamState] = [:]
     /// Closed streams' objects, reused for new streams (shared by the sessions of one event-loop thread).
     private let spareStreams: SpareStreams
@@ -46,7 +46,7 @@ final class HTTP2ServerSession {
     /// Streams to reset with REFUSED_STREAM once nghttp2 is off the stack (their DATA passed a body cap).
     private var streamsToRefuse: [Int32] = []
     /// The header block of the response being submitted, reused from one response to the next.
-    private var responseFields = NameValueBuffer()
+    private let responseFields = NameValueBuffer()
     /// The last value sent for each response field name on this connection (`worthIndexing`), for the first
     /// `rememberedResponseNames` names.
     private var lastSentValues: [(name: String, value: String)] = []
@@ -109,8 +109,11 @@ final class HTTP2ServerSession {
         // nghttp2's RFC 9113 check would reset the stream first.
         nghttp2_option_set_no_rfc9113_leading_and_trailing_ws_validation(option, 1)
 
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        nghttp2_session_server_new2(&session, callbacks, userData, option)
+        var session: OpaquePointer?
+        nghttp2_session_server_new2(&session, callbacks, nil, option)
+        self.session = session
+        // Set once the session is stored (it is a constant, so `self` is complete only then).
+        nghttp2_session_set_user_data(session, Unmanaged.passUnretained(self).toOpaque())
         submitInitialSettings()
     }
 
@@ -241,18 +244,16 @@ final class HTTP2ServerSession {
     /// Ignored when the stream is gone (client reset it, connection closing).
     func respond(streamID: Int32, response: HTTPResponse) {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
-        guard nghttp2_session_find_stream(session, streamID) != nil else { return }
+        // A request's stream carries its `StreamState` as nghttp2's stream user data (`beginHeaders`).
+        let streamData = nghttp2_session_get_stream_user_data(session, streamID)
+        guard streamData != nil || nghttp2_session_find_stream(session, streamID) != nil else { return }
         // Written into the session's reused header-block buffer (no allocation once it has grown); names
-        // lower-cased as they are copied. The buffer and the sent values are moved into locals for the block (and
-        // back): each field then changes a local, without a dynamic exclusivity check of a property per change.
-        var fields = NameValueBuffer()
+        // lower-cased as they are copied. The sent values are moved into a local for the block (and back): each
+        // field then changes a local, without a dynamic exclusivity check of a property per change.
+        let fields = responseFields
         var sentValues: [(name: String, value: String)] = []
-        swap(&fields, &responseFields)
         swap(&sentValues, &lastSentValues)
-        defer {
-            swap(&fields, &responseFields)
-            swap(&sentValues, &lastSentValues)
-        }
+        defer { swap(&sentValues, &lastSentValues) }
         fields.removeAll()
         fields.append(name: ":status", decimal: response.status)
         for header in response.headers {
@@ -266,6 +267,17 @@ final class HTTP2ServerSession {
         fields.withNameValues { nva in
             if response.body.isEmpty {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
+            } else if let streamData {
+                // The body waits on the stream's state, which the read callback finds through the data source
+                // (no lookup by stream id); the state outlives the stream's reads (`streamClosed`).
+                Unmanaged<StreamState>.fromOpaque(streamData)._withUnsafeGuaranteedRef {
+                    $0.responseBody = response.body
+                    $0.responseBodyOffset = 0
+                }
+                var provider = nghttp2_data_provider()
+                provider.source.ptr = streamData
+                provider.read_callback = readStreamBody
+                _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
             } else {
                 outgoingBodies[streamID] = response.body
                 var provider = nghttp2_data_provider()
@@ -282,7 +294,10 @@ final class HTTP2ServerSession {
     /// for a value never referred to again. The client decodes the same fields either way.
     /// `lastSent`: the session's `lastSentValues`.
     private static func worthIndexing(_ field: HeaderField, _ lastSent: inout [(name: String, value: String)]) -> Bool {
-        guard let slot = lastSent.firstIndex(where: { $0.name == field.name }) else {
+        // Lengths compared first: a name of another length is passed over without a string comparison.
+        let nameLength = field.name.utf8.count
+        guard let slot = lastSent.firstIndex(where: { $0.name.utf8.count == nameLength && $0.name == field.name })
+        else {
             if lastSent.count < rememberedResponseNames { lastSent.append((field.name, field.value)) }
             return true
         }
@@ -355,10 +370,10 @@ final class HTTP2ServerSession {
 
     fileprivate func frameSent(streamID: Int32, endStream: Bool) {
         guard endStream else { return }
-        if streamsToResetAfterResponse.remove(streamID) != nil {
+        if !streamsToResetAfterResponse.isEmpty, streamsToResetAfterResponse.remove(streamID) != nil {
             responseEnded.insert(streamID)
         }
-        if let goAway = goAwayAfterResponse.removeValue(forKey: streamID) {
+        if !goAwayAfterResponse.isEmpty, let goAway = goAwayAfterResponse.removeValue(forKey: streamID) {
             goAwayReady.append(goAway)
         }
     }
@@ -375,12 +390,17 @@ final class HTTP2ServerSession {
         }
         streams[streamID] = stream
         headerBlockStream = (streamID, stream)
+        // Unretained: `streams` holds the state until nghttp2 closes the stream (`streamClosed`), after which
+        // nghttp2 no longer hands this pointer out.
+        nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
     }
 
     /// The stream `streamID` while its header block arrives.
     private func headerBlock(_ streamID: Int32) -> StreamState? {
         if let current = headerBlockStream, current.id == streamID { return current.state }
-        return streams[streamID]
+        // The stream's user data (`beginHeaders`): nghttp2's own map, no hashing of the id here.
+        guard let data = nghttp2_session_get_stream_user_data(session, streamID) else { return nil }
+        return Unmanaged<StreamState>.fromOpaque(data).takeUnretainedValue()
     }
 
     /// Counts one arriving header field of `stream` against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2:
@@ -420,11 +440,7 @@ final class HTTP2ServerSession {
         headerFieldsKept += 1
         switch RequestFieldName(name) {
         case .method: stream.method = recentString(value)
-        case .path:
-            var recent = RecentHeaderValues.movedOut
-            swap(&recent, &recentPaths)
-            stream.path = recent.string(value)
-            swap(&recent, &recentPaths)
+        case .path: stream.path = recentPaths.string(value)
         case .scheme: stream.scheme = recentString(value)
         case .authority: stream.authority = recentString(value)
         case .host:
@@ -439,14 +455,10 @@ final class HTTP2ServerSession {
         return 0
     }
 
-    /// `recentValues.string(value)`, run on the values moved into a local and back: the property is changed by two
-    /// swaps the compiler checks statically, not by one access held across the call (checked at run time).
+    /// `recentValues.string(value)` (a constant: no access to a stored property to check).
     @inline(__always)
     private func recentString(_ value: UnsafeBufferPointer<UInt8>) -> String {
-        var recent = RecentHeaderValues.movedOut
-        swap(&recent, &recentValues)
-        defer { swap(&recent, &recentValues) }
-        return recent.string(value)
+        recentValues.string(value)
     }
 
     /// A regular header field nghttp2 found invalid (its name already lower-cased; pseudo-headers are not kept),
@@ -517,6 +529,7 @@ final class HTTP2ServerSession {
     fileprivate func streamClosed(streamID: Int32) {
         if let stream = streams.removeValue(forKey: streamID) {
             releaseBody(of: stream)
+            stream.responseBody = []
             stream.closed = true
             // A stream whose request is still queued is recycled once it is handed over (`handOver`).
             if !stream.awaitingHandOver { recycle(stream) }
@@ -531,6 +544,26 @@ final class HTTP2ServerSession {
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
         outgoingBodies.read(streamID: streamID, into: buffer, capacity: capacity, flags: flags)
+    }
+
+    /// Copies up to `capacity` bytes of the stream's response body into `buffer` (as `OutgoingBodies.read`): EOF
+    /// with the last of them, and the body let go.
+    fileprivate static func readBody(of stream: StreamState, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
+        let offset = stream.responseBodyOffset
+        let count = min(capacity, stream.responseBody.count - offset)
+        if count > 0 {
+            stream.responseBody.withUnsafeBufferPointer { source in
+                buffer.update(from: source.baseAddress! + offset, count: count)
+            }
+        }
+        if offset + count >= stream.responseBody.count {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            stream.responseBody = []
+            stream.responseBodyOffset = 0
+        } else {
+            stream.responseBodyOffset = offset + count
+        }
+        return count
     }
 }
 
@@ -615,4 +648,12 @@ private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, _, 
 private let readResponseBody: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
     guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
     return withSession(userData) { $0.readBody(streamID: streamID, into: buffer, capacity: length, flags: flags) }
+}
+
+/// The body of a response whose data source names the stream's state (`respond`).
+private let readStreamBody: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, _ in
+    guard let buffer, let flags, let state = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+    return Unmanaged<HTTP2ServerSession.StreamState>.fromOpaque(state)._withUnsafeGuaranteedRef {
+        HTTP2ServerSession.readBody(of: $0, into: buffer, capacity: length, flags: flags)
+    }
 }

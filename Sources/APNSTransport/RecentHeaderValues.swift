@@ -6,23 +6,30 @@ import Foundation
 /// an equal string, so nothing a request carries changes; later comparisons of the shared string (the
 /// authenticator's memo of its last token) find the same storage at once.
 ///
+/// A class whose slots are fixed-size buffers allocated once: the session holds it in a constant, so a header field
+/// reaches it without moving it out of the session and back (each move released two empty arrays) and without an
+/// exclusivity check of a stored property.
+///
 /// Not thread-safe: one per session, on its connection's thread.
-struct RecentHeaderValues {
+final class RecentHeaderValues {
     /// Strings up to this many UTF-8 bytes are stored inline by Swift (no allocation): not worth keeping.
     static let inlineLimit = 15
 
     /// How many values are kept (8 for a connection's long header values; 1 for its `:path`, which a sender to
     /// many device tokens changes on every request and would otherwise push the others out).
     let capacity: Int
-    private var values: [String] = []
-    private var next = 0
+    /// `capacity` long values; an empty slot holds "" (never equal to a long value).
+    private let values: UnsafeMutablePointer<String>
     /// Short values (at most `inlineLimit` bytes: `POST`, `https`, `liveactivity`, `10`) by their bytes, packed in
     /// two words with their length, and the string each decoded to: a repeat is found by comparing the words
     /// instead of decoding and validating the bytes again. The bytes are the key, so a value with invalid UTF-8
-    /// gets the same repaired string a fresh decoding gives.
-    private var shortValues: [(key: ShortKey, value: String)] = []
-    private var nextShort = 0
+    /// gets the same repaired string a fresh decoding gives. An empty slot has length 0 (an empty value is never
+    /// looked up).
+    private let shortKeys: UnsafeMutablePointer<ShortKey>
+    private let shortValues: UnsafeMutablePointer<String>
     static let shortCapacity = 8
+    /// The slots replaced next: `[0]` long, `[1]` short (round robin).
+    private let next: UnsafeMutablePointer<Int>
 
     private struct ShortKey: Equatable {
         var low: UInt64 = 0
@@ -30,18 +37,33 @@ struct RecentHeaderValues {
         var count = 0
     }
 
-    /// What stands in the owner's property while its values are moved out for a call (no storage).
-    static var movedOut: RecentHeaderValues { RecentHeaderValues(capacity: 1) }
-
     init(capacity: Int = 8) {
         precondition(capacity > 0)
         self.capacity = capacity
+        values = .allocate(capacity: capacity)
+        values.initialize(repeating: "", count: capacity)
+        shortKeys = .allocate(capacity: Self.shortCapacity)
+        shortKeys.initialize(repeating: ShortKey(), count: Self.shortCapacity)
+        shortValues = .allocate(capacity: Self.shortCapacity)
+        shortValues.initialize(repeating: "", count: Self.shortCapacity)
+        next = .allocate(capacity: 2)
+        next.initialize(repeating: 0, count: 2)
+    }
+
+    deinit {
+        values.deinitialize(count: capacity)
+        values.deallocate()
+        shortKeys.deinitialize(count: Self.shortCapacity)
+        shortKeys.deallocate()
+        shortValues.deinitialize(count: Self.shortCapacity)
+        shortValues.deallocate()
+        next.deallocate()
     }
 
     /// `bytes` as a String (decoded as UTF-8, invalid sequences repaired), reusing a recent equal value.
-    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.count > Self.inlineLimit else { return shortString(bytes) }
-        for index in values.indices where values[index].utf8.count == bytes.count {
+        for index in 0..<capacity where values[index].utf8.count == bytes.count {
             // Bytes equal to a stored string's UTF-8 are valid UTF-8 and decode to exactly that string.
             let equal = values[index].utf8.withContiguousStorageIfAvailable { stored in
                 memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
@@ -49,33 +71,24 @@ struct RecentHeaderValues {
             if equal == true { return values[index] }
         }
         let decoded = String(decoding: bytes, as: UTF8.self)
-        if values.count < capacity {
-            values.append(decoded)
-        } else {
-            values[next] = decoded
-            next = (next + 1) % capacity
-        }
+        let slot = next[0]
+        values[slot] = decoded
+        next[0] = slot + 1 == capacity ? 0 : slot + 1
         return decoded
     }
 
-    private mutating func shortString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    private func shortString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard !bytes.isEmpty else { return "" }
+        // Little-endian words of the bytes, built in registers (no memory copies for a few bytes).
         var key = ShortKey(count: bytes.count)
-        withUnsafeMutableBytes(of: &key.low) { low in
-            withUnsafeMutableBytes(of: &key.high) { high in
-                let split = min(bytes.count, 8)
-                low.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<split]))
-                high.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[split...]))
-            }
-        }
-        for index in shortValues.indices where shortValues[index].key == key { return shortValues[index].value }
+        for index in 0..<min(bytes.count, 8) { key.low |= UInt64(bytes[index]) &<< (8 &* index) }
+        for index in 8..<max(bytes.count, 8) { key.high |= UInt64(bytes[index]) &<< (8 &* (index &- 8)) }
+        for index in 0..<Self.shortCapacity where shortKeys[index] == key { return shortValues[index] }
         let decoded = String(decoding: bytes, as: UTF8.self)
-        if shortValues.count < Self.shortCapacity {
-            shortValues.append((key, decoded))
-        } else {
-            shortValues[nextShort] = (key, decoded)
-            nextShort = (nextShort + 1) % Self.shortCapacity
-        }
+        let slot = next[1]
+        shortKeys[slot] = key
+        shortValues[slot] = decoded
+        next[1] = slot + 1 == Self.shortCapacity ? 0 : slot + 1
         return decoded
     }
 }

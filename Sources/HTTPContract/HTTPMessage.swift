@@ -28,6 +28,7 @@ public struct HTTPRequest: Sendable {
     /// Wall-clock receive time of the request's first HEADERS frame.
     public var receivedAt: Timestamp
 
+    @inlinable
     public init(
         method: String, path: String, scheme: String? = "https", authority: String? = nil,
         headers: [HeaderField] = [], body: [UInt8] = [], bodyLength: Int? = nil, streamID: Int32 = 1,

@@ -111,6 +111,38 @@ import Testing
     }
 }
 
+extension SessionReuseTests {
+    /// A response body waits on its stream's state until nghttp2 has read it: one longer than a DATA frame arrives
+    /// whole over several frames, and the streams that reuse that state carry only their own bodies (or none), also
+    /// after a stream whose body the client reset before reading it.
+    @Test func aBodyLongerThanAFrameArrivesWholeAndLaterStreamsCarryOnlyTheirOwn() {
+        let client = InMemoryClient()
+        let server = HTTP2ServerSessionTests.makeServer()
+        let long = (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let answers: [(body: [UInt8], resetFirst: Bool)] = [
+            (long, false), (Array(#"{"reason":"BadDeviceToken"}"#.utf8), false), ([], false), (long, true),
+            (Array("{}".utf8), false), ([], false),
+        ]
+        for answer in answers {
+            let stream = client.request(path: "/a", chunks: [Array("x".utf8)])
+            shuttle(client, server)
+            server.respond(streamID: stream, response: HTTPResponse(status: 400, body: answer.body))
+            // The client's RST_STREAM reaches the server before the server's output is drained.
+            if answer.resetFirst { client.reset(streamID: stream) }
+            shuttle(client, server)
+            if answer.resetFirst {
+                #expect(client.responses[stream]?.body.isEmpty == true, "a stream reset before its body was read")
+                continue
+            }
+            #expect(client.responses[stream]?.status == 400)
+            #expect(client.responses[stream]?.body == answer.body)
+            #expect(client.responses[stream]?.ended == true)
+            if answer.body.count > 16_384 { #expect((client.responses[stream]?.dataFrames ?? 0) > 1) }
+        }
+        #expect(server.openStreamCount == 0)
+    }
+}
+
 /// The reusable header block: each fill gives exactly its pairs, in order, names lower-cased when asked.
 @Suite struct NameValueBufferTests {
     static func pairs(_ buffer: inout NameValueBuffer) -> [String] {
