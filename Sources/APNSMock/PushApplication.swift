@@ -69,17 +69,19 @@ final class PushConnection: HTTP2ConnectionHandler {
         let started = DispatchTime.now().uptimeNanoseconds
         let decision = application.decide(request, connection: &state, authenticator: authenticator)
         let latency = Int64(DispatchTime.now().uptimeNanoseconds - started) / 1000
-        let response = decision.response
-        let actions = decision.actions
         let apnsID = decision.record.apnsID
         application.broadcast?.noteDevicePush(request, deviceOutcome: decision.record.liveActivity?.code, apnsID: apnsID)
+        // The answer waits on the sink, so the completion captures the sink alone (no closure context per push).
+        // A black hole sends nothing at all (nothing is held); the stream stays open until the client resets it.
+        // A failed store answers `StoreFailureAnswer` with the record's apns-id, which the held answer carries
+        // (`Verdict.response` is given the draft's apns-id).
+        assert(!decision.sendsResponse || decision.response.headers.first { $0.name == "apns-id" }?.value == apnsID)
+        if decision.sendsResponse { sink.hold(decision.response, actions: decision.actions) }
         application.recorder.record(
             request: request, draft: decision.record, latencyMicroseconds: latency, redactions: redactions
-        ) {
-            [sendsResponse = decision.sendsResponse] stored in
-            // A black hole sends nothing at all; the stream stays open until the client resets it.
-            guard sendsResponse else { return }
-            sink.send(stored ? response : StoreFailureAnswer.response(apnsID: apnsID), actions: actions)
+        ) { [sink] stored in
+            sink.sendHeld(
+                replacingResponseWith: stored ? nil : StoreFailureAnswer.response(apnsID: sink.heldHeader("apns-id") ?? ""))
         }
     }
 

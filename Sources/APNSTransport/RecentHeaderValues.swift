@@ -79,10 +79,14 @@ final class RecentHeaderValues {
 
     private func shortString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard !bytes.isEmpty else { return "" }
-        // Little-endian words of the bytes, built in registers (no memory copies for a few bytes).
         var key = ShortKey(count: bytes.count)
-        for index in 0..<min(bytes.count, 8) { key.low |= UInt64(bytes[index]) &<< (8 &* index) }
-        for index in 8..<max(bytes.count, 8) { key.high |= UInt64(bytes[index]) &<< (8 &* (index &- 8)) }
+        withUnsafeMutableBytes(of: &key.low) { low in
+            withUnsafeMutableBytes(of: &key.high) { high in
+                let split = min(bytes.count, 8)
+                low.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<split]))
+                high.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[split...]))
+            }
+        }
         for index in 0..<Self.shortCapacity where shortKeys[index] == key { return shortValues[index] }
         let decoded = String(decoding: bytes, as: UTF8.self)
         let slot = next[1]

@@ -58,9 +58,40 @@ public final class ResponseSink: Sendable {
         destination = .target(target, connectionID: connectionID, streamID: streamID)
     }
 
+    /// An answer set aside by `hold` for `sendHeld`. Written once, on the thread that handles the request, before
+    /// the sink is handed to whatever completes it (a store's queue, whose lock orders the write before the read);
+    /// read once, by the first sender (`answered`).
+    nonisolated(unsafe) private var held: (response: HTTPResponse, actions: [ConnectionAction])?
+
+    /// Sets an answer aside until `sendHeld`: a handler whose answer waits for a completion lets that completion
+    /// capture the sink alone (one object, so no closure context is allocated per request). Call before the sink
+    /// leaves the handling thread.
+    public func hold(_ response: consuming HTTPResponse, actions: consuming [ConnectionAction]) {
+        held = (response, actions)
+    }
+
+    /// The value of the held response's first header named `name` (nil when nothing is held or it has none). For
+    /// the thread that completes the request, before `sendHeld`.
+    public func heldHeader(_ name: String) -> String? {
+        held?.response.headers.first { $0.name == name }?.value
+    }
+
+    /// Sends the held answer (nothing when none is held), or `replacement` with the held actions instead of its
+    /// response. The first send wins, as with `send`.
+    public func sendHeld(replacingResponseWith replacement: HTTPResponse? = nil) {
+        guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged,
+              let answer = held.take()
+        else { return }
+        deliver(replacement ?? answer.response, actions: answer.actions)
+    }
+
     public func send(_ response: HTTPResponse, actions: [ConnectionAction] = []) {
         guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
+        deliver(response, actions: actions)
+    }
+
+    private func deliver(_ response: HTTPResponse, actions: [ConnectionAction]) {
         switch destination {
         case .closure(let deliver):
             deliver(response, actions)
