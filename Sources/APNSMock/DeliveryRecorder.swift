@@ -48,15 +48,15 @@ final class DeliveryRecorder: Sendable {
         request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64, redactions: RedactedAuthorizationMemo?
     ) -> DevicePushRecord {
         // `draft.verdict` read in place: a local copy of the verdict retained and released all its findings.
-        DevicePushRecord(
-            request: request, environment: draft.verdict.environment, deviceToken: draft.verdict.deviceToken,
+        DevicePushRecord(request: request, answer: .of(
+            environment: draft.verdict.environment, deviceToken: draft.verdict.deviceToken,
             providerToken: Self.providerTokenSummary(draft.verdict.findings), status: draft.verdict.status,
             reason: draft.verdict.wireReason, apnsID: draft.apnsID, apnsUniqueID: draft.uniqueID,
             warnings: draft.verdict.warnings, explanation: draft.verdict.explanation, ruleID: draft.verdict.ruleID,
             strict: draft.verdict.isStrictMockAnswer, pushType: draft.verdict.pushType?.rawValue,
             topic: draft.verdict.topic,
             liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
-            latencyMicroseconds: latencyMicroseconds, injected: draft.injected, redactions: redactions)
+            latencyMicroseconds: latencyMicroseconds, injected: draft.injected, redactions: redactions))
     }
 
     /// Stores a finished record and counts it; `send(true)` once durable, `send(false)` when the store failed.

@@ -14,10 +14,11 @@ struct DeliveryPacker: Sendable {
     /// yet). Two arrays of plain elements, so the check compares the string in place instead of copying it out.
     private var recentTexts = Array(repeating: "", count: Self.places)
     private var recentNumbers = Array(repeating: -1, count: Self.places)
-    /// The TLS facts last pooled and their number (compared in place: copying them out of an optional tuple
-    /// copied and destroyed the strings on every record).
-    private var recentTLS: TLSInfo?
-    private var recentTLSNumber = 0
+    /// The TLS facts last pooled and their number (-1: none yet). Not optionals: comparing optionals (or taking
+    /// the facts out of an optional tuple) copied and destroyed their strings on every record.
+    private var recentTLS = Self.noTLS
+    private var recentTLSNumber = -1
+    private static let noTLS = TLSInfo(alpn: nil, version: "", cipher: "", serverName: nil)
     /// The payload of the previous record, its number once pooled, and whether the pool was full for it.
     private var recentPayload: (bytes: [UInt8], number: Int?, poolFull: Bool)?
     /// The generation of the shared pools the remembered numbers and the record being packed refer to.
@@ -42,7 +43,8 @@ struct DeliveryPacker: Sendable {
         if current != generation {
             recentTexts = Array(repeating: "", count: Self.places)
             recentNumbers = Array(repeating: -1, count: Self.places)
-            recentTLS = nil
+            recentTLS = Self.noTLS
+            recentTLSNumber = -1
             recentPayload = nil
             generation = current
         }
@@ -322,15 +324,15 @@ struct DeliveryPacker: Sendable {
 
     /// The TLS facts, usually the same as the previous record's (one value per connection).
     private mutating func tls(_ tls: TLSInfo?) -> Bool {
-        if tls == nil {
+        guard let tls else {
             bytes.append(0)
             return true
         }
-        if recentTLS == tls {
+        if recentTLSNumber >= 0, recentTLS == tls {
             varint(UInt64(recentTLSNumber) + 1)
             return true
         }
-        guard let tls, let interned = shared.withPools(ofGeneration: generation, { $0.tls.intern(tls) }) else {
+        guard let interned = shared.withPools(ofGeneration: generation, { $0.tls.intern(tls) }) else {
             stale = true
             return false
         }

@@ -10,6 +10,22 @@ public struct DevicePushRecord {
     /// The request as received; the record keeps its receive time, connection, method, path, headers (pseudo-headers
     /// first, `authorization` reduced) and body.
     public var request: HTTPRequest
+    /// What the pipeline answered.
+    public var answer: DevicePushAnswer
+
+    public init(request: HTTPRequest, answer: DevicePushAnswer) {
+        self.request = request
+        self.answer = answer
+    }
+
+    /// The delivery record of the push.
+    public var record: DeliveryRecord { wholeRecord(id: 0) }
+}
+
+/// What the pipeline answered a device push, as its record keeps it (apart from the request's own facts). A value
+/// of its own, beside the request: one initialiser storing the request and all of these copied the whole value once
+/// more and destroyed it.
+public struct DevicePushAnswer {
     public var environment: APNsEnvironment?
     public var deviceToken: String?
     public var providerToken: ProviderTokenSummary?
@@ -28,37 +44,23 @@ public struct DevicePushRecord {
     public var injected: InjectedFault?
     /// The connection's memo of its last redacted `authorization` value (nil: redact afresh).
     public var redactions: AuthorizationRedactionMemo?
+}
 
-    @inlinable
-    public init(
-        request: HTTPRequest, environment: APNsEnvironment?, deviceToken: String?,
-        providerToken: ProviderTokenSummary?, status: Int, reason: String?, apnsID: String, apnsUniqueID: String?,
-        warnings: [PushWarning], explanation: String?, ruleID: String?, strict: Bool, pushType: String?,
-        topic: String?, liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64, injected: InjectedFault?,
-        redactions: AuthorizationRedactionMemo?
-    ) {
-        self.request = request
-        self.environment = environment
-        self.deviceToken = deviceToken
-        self.providerToken = providerToken
-        self.status = status
-        self.reason = reason
-        self.apnsID = apnsID
-        self.apnsUniqueID = apnsUniqueID
-        self.warnings = warnings
-        self.explanation = explanation
-        self.ruleID = ruleID
-        self.strict = strict
-        self.pushType = pushType
-        self.topic = topic
-        self.liveActivity = liveActivity
-        self.latencyMicroseconds = latencyMicroseconds
-        self.injected = injected
-        self.redactions = redactions
+extension DevicePushAnswer {
+    /// The answer (an initialiser of its own, storing each field into `self`, copied the whole value once more and
+    /// destroyed it; the memberwise one builds it in place).
+    public static func of(
+        environment: APNsEnvironment?, deviceToken: String?, providerToken: ProviderTokenSummary?, status: Int,
+        reason: String?, apnsID: String, apnsUniqueID: String?, warnings: [PushWarning], explanation: String?,
+        ruleID: String?, strict: Bool, pushType: String?, topic: String?, liveActivity: LiveActivityOutcome?,
+        latencyMicroseconds: Int64, injected: InjectedFault?, redactions: AuthorizationRedactionMemo?
+    ) -> DevicePushAnswer {
+        DevicePushAnswer(
+            environment: environment, deviceToken: deviceToken, providerToken: providerToken, status: status,
+            reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, warnings: warnings, explanation: explanation,
+            ruleID: ruleID, strict: strict, pushType: pushType, topic: topic, liveActivity: liveActivity,
+            latencyMicroseconds: latencyMicroseconds, injected: injected, redactions: redactions)
     }
-
-    /// The delivery record of the push.
-    public var record: DeliveryRecord { wholeRecord(id: 0) }
 }
 
 /// A client certificate is kept once, summarised (`clientCertificate`), so the record's TLS facts leave it out;

@@ -112,8 +112,8 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     /// `appendNow` for a device push, packed straight from its request and answer (the same bytes as its
-    /// `record`'s, without building that value first).
-    public func appendNow(_ push: DevicePushRecord) -> Int64? {
+    /// `record`'s, without building that value first). Consumed: the caller's value is moved in, not copied.
+    public func appendNow(_ push: consuming DevicePushRecord) -> Int64? {
         appendPacked(push)
     }
 

@@ -56,17 +56,33 @@ extension DevicePushRecord: PackableDelivery {
     var path: String { request.path }
     var payload: [UInt8] { request.body }
     var headerCount: Int { RecordedHeaders.count(request) }
+    var environment: APNsEnvironment? { answer.environment }
+    var deviceToken: String? { answer.deviceToken }
+    var providerToken: ProviderTokenSummary? { answer.providerToken }
+    var status: Int { answer.status }
+    var reason: String? { answer.reason }
+    var apnsID: String { answer.apnsID }
+    var apnsUniqueID: String? { answer.apnsUniqueID }
+    var warnings: [PushWarning] { answer.warnings }
+    var explanation: String? { answer.explanation }
+    var ruleID: String? { answer.ruleID }
+    var strict: Bool { answer.strict }
+    var pushType: String? { answer.pushType }
+    var topic: String? { answer.topic }
+    var liveActivity: LiveActivityOutcome? { answer.liveActivity }
+    var latencyMicroseconds: Int64 { answer.latencyMicroseconds }
+    var injected: InjectedFault? { answer.injected }
 
     @inline(__always)
     func forEachHeader(_ body: (_ index: Int, _ name: String, _ value: String) -> Void) {
-        RecordedHeaders.forEach(request, redactions: redactions, body)
+        RecordedHeaders.forEach(request, redactions: answer.redactions, body)
     }
 
     func wholeRecord(id: Int64) -> DeliveryRecord {
         DeliveryRecord(
             id: id, receivedAt: receivedAt, connectionID: connectionID, clientAddress: clientAddress,
             environment: environment, tls: tls, method: method, path: path, deviceToken: deviceToken,
-            headers: RecordedHeaders.of(request, redactions: redactions), providerToken: providerToken,
+            headers: RecordedHeaders.of(request, redactions: answer.redactions), providerToken: providerToken,
             payload: payload, status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID,
             warnings: warnings, explanation: explanation, ruleID: ruleID, strict: strict, pushType: pushType,
             topic: topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds, injected: injected,
