@@ -184,6 +184,10 @@ import Testing
                 request: test.request, draft: test.draft, latencyMicroseconds: test.latency,
                 redactions: number % 2 == 0 ? memo : nil)
             #expect(push.record == reference, "\(test.name)")
+            let sqliteRecord = DeliveryRecorder.deliveryRecord(
+                request: test.request, draft: test.draft, latencyMicroseconds: test.latency,
+                redactions: number % 2 == 0 ? memo : nil)
+            #expect(sqliteRecord == reference, "\(test.name)")
             let directBytes = direct.packedBytes(push)
             let recordBytes = fromRecord.packedBytes(reference)
             #expect(directBytes != nil && directBytes == recordBytes, "\(test.name)")
