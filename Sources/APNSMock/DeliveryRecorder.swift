@@ -26,6 +26,45 @@ final class DeliveryRecorder: Sendable {
         request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
         redactions: RedactedAuthorizationMemo? = nil, then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
+        guard let inMemory else {
+            return append(
+                Self.deliveryRecord(
+                    request: request, draft: draft, latencyMicroseconds: latencyMicroseconds, redactions: redactions),
+                then: send)
+        }
+        // Packed straight from the request and the answer, without building the `DeliveryRecord` first; the push
+        // is handed over as made (a local copy of it was copied and destroyed again).
+        let stored = inMemory.appendNow(
+            Self.devicePush(
+                request: request, draft: draft, latencyMicroseconds: latencyMicroseconds, redactions: redactions))
+        let result: Result<Int64, DeliveryStoreError> = stored.map { .success($0) } ?? .failure(.closed)
+        Self.finish(
+            result, status: draft.verdict.status, reason: draft.verdict.wireReason, latency: latencyMicroseconds,
+            health: health, metrics: metrics, send: send)
+    }
+
+    /// The push's record as the store takes it: the request and what the pipeline answered.
+    @inline(__always)
+    static func devicePush(
+        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64, redactions: RedactedAuthorizationMemo?
+    ) -> DevicePushRecord {
+        // `draft.verdict` read in place: a local copy of the verdict retained and released all its findings.
+        DevicePushRecord(request: request, answer: .of(
+            environment: draft.verdict.environment, deviceToken: draft.verdict.deviceToken,
+            providerToken: Self.providerTokenSummary(draft.verdict.findings), status: draft.verdict.status,
+            reason: draft.verdict.wireReason, apnsID: draft.apnsID, apnsUniqueID: draft.uniqueID,
+            warnings: draft.verdict.warnings, explanation: draft.verdict.explanation, ruleID: draft.verdict.ruleID,
+            strict: draft.verdict.isStrictMockAnswer, pushType: draft.verdict.pushType?.rawValue,
+            topic: draft.verdict.topic,
+            liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
+            latencyMicroseconds: latencyMicroseconds, injected: draft.injected, redactions: redactions))
+    }
+
+    /// The push's record as a value, for a store that takes one (SQLite): built at once, as `devicePush`'s
+    /// `record` would build it (a test holds the two to the same record), without the `DevicePushRecord` between.
+    static func deliveryRecord(
+        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64, redactions: RedactedAuthorizationMemo?
+    ) -> DeliveryRecord {
         // Kept as `clientCertificate`, summarised; most connections present none, and then the TLS facts are kept
         // as they are (the certificate is looked at once, not copied and compared).
         let tls: TLSInfo?
@@ -40,7 +79,7 @@ final class DeliveryRecorder: Sendable {
             clientCertificate = nil
         }
         // `draft.verdict` read in place: a local copy of the verdict retained and released all its findings.
-        let record = DeliveryRecord(
+        return DeliveryRecord(
             receivedAt: request.receivedAt, connectionID: request.connection.id,
             clientAddress: request.connection.remoteAddress, environment: draft.verdict.environment,
             tls: tls, method: request.method, path: request.path,
@@ -54,7 +93,6 @@ final class DeliveryRecorder: Sendable {
             liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
             latencyMicroseconds: latencyMicroseconds, injected: draft.injected,
             clientCertificate: clientCertificate)
-        append(record, then: send)
     }
 
     /// Stores a finished record and counts it; `send(true)` once durable, `send(false)` when the store failed.
@@ -96,43 +134,11 @@ final class DeliveryRecorder: Sendable {
     /// Pseudo-headers first, then every header in arrival order; the `authorization` value is never stored
     /// whole: it is reduced to its scheme and a fingerprint (the decoded JWT is kept in `providerToken`).
     static func recordedHeaders(_ request: HTTPRequest, redactions: RedactedAuthorizationMemo? = nil) -> [HeaderField] {
-        // One allocation of the final size: growing from the two pseudo-headers reallocated three or four times.
-        var headers: [HeaderField] = []
-        headers.reserveCapacity(request.headers.count + 4)
-        headers.append(HeaderField(":method", request.method))
-        headers.append(HeaderField(":path", request.path))
-        if let scheme = request.scheme { headers.append(HeaderField(":scheme", scheme)) }
-        if let authority = request.authority { headers.append(HeaderField(":authority", authority)) }
-        for header in request.headers {
-            if header.name == "authorization" {
-                let redacted = redactions?.redaction(of: header.value) ?? redactedAuthorization(header.value)
-                headers.append(HeaderField("authorization", redacted))
-            } else {
-                headers.append(header)
-            }
-        }
-        return headers
+        RecordedHeaders.of(request, redactions: redactions)
     }
 
     static func redactedAuthorization(_ value: String) -> String {
-        // The usual "bearer <token>": one scan, one string built; anything else takes the general path below.
-        if let space = value.utf8.firstIndex(of: UInt8(ascii: " ")), space != value.utf8.startIndex {
-            let tokenStart = value.utf8.index(after: space)
-            if tokenStart != value.utf8.endIndex, value.utf8[tokenStart] != UInt8(ascii: " ") {
-                let fingerprint = VerifiedToken.fingerprint(of: value[tokenStart...])
-                var redacted = String()
-                redacted.reserveCapacity(value.utf8.distance(from: value.utf8.startIndex, to: space) + 40)
-                redacted += value[..<space]
-                redacted += " <redacted fingerprint:"
-                redacted += fingerprint
-                redacted += ">"
-                return redacted
-            }
-        }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        let scheme = parts.first.map(String.init) ?? ""
-        guard parts.count == 2 else { return value.isEmpty ? "" : "\(scheme) <redacted>" }
-        return "\(scheme) <redacted fingerprint:\(VerifiedToken.fingerprint(of: parts[1]))>"
+        RecordedHeaders.redactedAuthorization(value)
     }
 
     /// The provider token as the record keeps it: the sender's verified token, or for a refused token what
@@ -151,17 +157,5 @@ final class DeliveryRecorder: Sendable {
     }
 }
 
-/// One connection's last `authorization` value and its redaction: a sender repeats one provider token for many
-/// pushes (A-TOKEN), so most records reuse the string instead of hashing the token and building it again.
-/// Not thread-safe: used on its connection's thread only.
-final class RedactedAuthorizationMemo {
-    private var value: String?
-    private var redacted = ""
-
-    func redaction(of value: String) -> String {
-        if value == self.value { return redacted }
-        redacted = DeliveryRecorder.redactedAuthorization(value)
-        self.value = value
-        return redacted
-    }
-}
+/// One connection's last `authorization` value and its redaction (`AuthorizationRedactionMemo`).
+typealias RedactedAuthorizationMemo = AuthorizationRedactionMemo

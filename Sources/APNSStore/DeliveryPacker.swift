@@ -14,7 +14,11 @@ struct DeliveryPacker: Sendable {
     /// yet). Two arrays of plain elements, so the check compares the string in place instead of copying it out.
     private var recentTexts = Array(repeating: "", count: Self.places)
     private var recentNumbers = Array(repeating: -1, count: Self.places)
-    private var recentTLS: (value: TLSInfo, number: Int)?
+    /// The TLS facts last pooled and their number (-1: none yet). Not optionals: comparing optionals (or taking
+    /// the facts out of an optional tuple) copied and destroyed their strings on every record.
+    private var recentTLS = Self.noTLS
+    private var recentTLSNumber = -1
+    private static let noTLS = TLSInfo(alpn: nil, version: "", cipher: "", serverName: nil)
     /// The payload of the previous record, its number once pooled, and whether the pool was full for it.
     private var recentPayload: (bytes: [UInt8], number: Int?, poolFull: Bool)?
     /// The generation of the shared pools the remembered numbers and the record being packed refer to.
@@ -34,12 +38,13 @@ struct DeliveryPacker: Sendable {
     /// Packs `record` into the scratch buffer (`withPackedBytes` reads it) and returns the generation of the pools
     /// its numbers refer to; nil when a pool of whole values is full or the pools were reset meanwhile (the caller
     /// keeps the record whole).
-    mutating func packInScratch(_ record: DeliveryRecord) -> Int? {
+    mutating func packInScratch<Record: PackableDelivery>(_ record: Record) -> Int? {
         let current = shared.generation
         if current != generation {
             recentTexts = Array(repeating: "", count: Self.places)
             recentNumbers = Array(repeating: -1, count: Self.places)
-            recentTLS = nil
+            recentTLS = Self.noTLS
+            recentTLSNumber = -1
             recentPayload = nil
             generation = current
         }
@@ -53,7 +58,7 @@ struct DeliveryPacker: Sendable {
         bytes.withBytes(body)
     }
 
-    private mutating func packFields(_ record: DeliveryRecord) -> Bool {
+    private mutating func packFields<Record: PackableDelivery>(_ record: Record) -> Bool {
         bytes.removeAll()
         inlineRanges.removeAll(keepingCapacity: true)
         inline(record.apnsID)
@@ -71,17 +76,18 @@ struct DeliveryPacker: Sendable {
         } else {
             inline(record.path)
         }
-        varint(UInt64(record.headers.count))
-        for (index, header) in record.headers.enumerated() {
+        varint(UInt64(record.headerCount))
+        let path = record.path
+        record.forEachHeader { index, name, value in
             let place = Self.headerPlaces + 2 * index
-            pooled(header.name, place: place)
-            let unpooled = Self.isUnpooledHeader(header.name)
-            if unpooled, header.name == ":path", header.value == record.path {
+            pooled(name, place: place)
+            let unpooled = Self.isUnpooledHeader(name)
+            if unpooled, name == ":path", value == path {
                 tag(.path)
             } else if unpooled {
-                inline(header.value)
+                inline(value)
             } else {
-                pooled(header.value, place: place + 1)
+                pooled(value, place: place + 1)
             }
         }
         if let token = record.providerToken {
@@ -322,8 +328,8 @@ struct DeliveryPacker: Sendable {
             bytes.append(0)
             return true
         }
-        if let known = recentTLS, known.value == tls {
-            varint(UInt64(known.number) + 1)
+        if recentTLSNumber >= 0, recentTLS == tls {
+            varint(UInt64(recentTLSNumber) + 1)
             return true
         }
         guard let interned = shared.withPools(ofGeneration: generation, { $0.tls.intern(tls) }) else {
@@ -331,7 +337,8 @@ struct DeliveryPacker: Sendable {
             return false
         }
         guard let number = interned else { return false }
-        recentTLS = (tls, number)
+        recentTLS = tls
+        recentTLSNumber = number
         varint(UInt64(number) + 1)
         return true
     }

@@ -108,6 +108,17 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     /// the pushing thread learns the outcome at once instead of handing over a closure for every push. Returns the
     /// record's id, or nil when the store is closed.
     public func appendNow(_ record: DeliveryRecord) -> Int64? {
+        appendPacked(record)
+    }
+
+    /// `appendNow` for a device push, packed straight from its request and answer (the same bytes as its
+    /// `record`'s, without building that value first). Consumed: the caller's value is moved in, not copied.
+    public func appendNow(_ push: consuming DevicePushRecord) -> Int64? {
+        appendPacked(push)
+    }
+
+    private func appendPacked<Record: PackableDelivery>(_ record: Record) -> Int64? {
+        let receivedAt = record.receivedAt
         let id: Int64? = packers.withPacker { packer in
             let generation = packer.packInScratch(record)
             return packer.withPackedBytes { bytes in
@@ -120,10 +131,10 @@ public final class InMemoryDeliveryStore: DeliveryStore {
                         location = state.arena.append(bytes, id: id)
                     } else {
                         location = Entry.whole
-                        state.wholes[id] = record.withID(id)
+                        state.wholes[id] = record.wholeRecord(id: id)
                     }
-                    state.records.append(Entry(id: id, receivedAt: record.receivedAt, location: location))
-                    if record.receivedAt < state.oldestReceivedAt { state.oldestReceivedAt = record.receivedAt }
+                    state.records.append(Entry(id: id, receivedAt: receivedAt, location: location))
+                    if receivedAt < state.oldestReceivedAt { state.oldestReceivedAt = receivedAt }
                     applyRetention(&state)
                     return id
                 }

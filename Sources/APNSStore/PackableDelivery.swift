@@ -1,0 +1,91 @@
+import APNSCore
+import Foundation
+
+/// What `DeliveryPacker` reads of a record to pack it, field by field: a `DeliveryRecord`, or a `DevicePushRecord`
+/// read straight from its request and answer. One packer (`DeliveryPacker.packFields`, specialised for each) writes
+/// both, so a record packs to the same bytes whichever form it came in.
+protocol PackableDelivery {
+    var receivedAt: Timestamp { get }
+    var connectionID: UInt64 { get }
+    var clientAddress: String { get }
+    var environment: APNsEnvironment? { get }
+    var tls: TLSInfo? { get }
+    var injected: InjectedFault? { get }
+    var clientCertificate: ClientCertificateSummary? { get }
+    var method: String { get }
+    var path: String { get }
+    var deviceToken: String? { get }
+    /// How many headers `forEachHeader` hands out.
+    var headerCount: Int { get }
+    /// Calls `body` with each recorded header's index, name and value, in order.
+    func forEachHeader(_ body: (_ index: Int, _ name: String, _ value: String) -> Void)
+    var providerToken: ProviderTokenSummary? { get }
+    var payload: [UInt8] { get }
+    var status: Int { get }
+    var reason: String? { get }
+    var apnsID: String { get }
+    var apnsUniqueID: String? { get }
+    var warnings: [PushWarning] { get }
+    var explanation: String? { get }
+    var ruleID: String? { get }
+    var strict: Bool { get }
+    var pushType: String? { get }
+    var topic: String? { get }
+    var liveActivity: LiveActivityOutcome? { get }
+    var latencyMicroseconds: Int64 { get }
+    /// The record as a value, with the id the store assigned (kept so when it cannot be packed).
+    func wholeRecord(id: Int64) -> DeliveryRecord
+}
+
+extension DeliveryRecord: PackableDelivery {
+    var headerCount: Int { headers.count }
+
+    @inline(__always)
+    func forEachHeader(_ body: (_ index: Int, _ name: String, _ value: String) -> Void) {
+        for (index, header) in headers.enumerated() { body(index, header.name, header.value) }
+    }
+
+    func wholeRecord(id: Int64) -> DeliveryRecord { withID(id) }
+}
+
+extension DevicePushRecord: PackableDelivery {
+    var receivedAt: Timestamp { request.receivedAt }
+    var connectionID: UInt64 { request.connection.id }
+    var clientAddress: String { request.connection.remoteAddress }
+    var method: String { request.method }
+    var path: String { request.path }
+    var payload: [UInt8] { request.body }
+    var headerCount: Int { RecordedHeaders.count(request) }
+    var environment: APNsEnvironment? { answer.environment }
+    var deviceToken: String? { answer.deviceToken }
+    var providerToken: ProviderTokenSummary? { answer.providerToken }
+    var status: Int { answer.status }
+    var reason: String? { answer.reason }
+    var apnsID: String { answer.apnsID }
+    var apnsUniqueID: String? { answer.apnsUniqueID }
+    var warnings: [PushWarning] { answer.warnings }
+    var explanation: String? { answer.explanation }
+    var ruleID: String? { answer.ruleID }
+    var strict: Bool { answer.strict }
+    var pushType: String? { answer.pushType }
+    var topic: String? { answer.topic }
+    var liveActivity: LiveActivityOutcome? { answer.liveActivity }
+    var latencyMicroseconds: Int64 { answer.latencyMicroseconds }
+    var injected: InjectedFault? { answer.injected }
+
+    @inline(__always)
+    func forEachHeader(_ body: (_ index: Int, _ name: String, _ value: String) -> Void) {
+        RecordedHeaders.forEach(request, redactions: answer.redactions, body)
+    }
+
+    func wholeRecord(id: Int64) -> DeliveryRecord {
+        DeliveryRecord(
+            id: id, receivedAt: receivedAt, connectionID: connectionID, clientAddress: clientAddress,
+            environment: environment, tls: tls, method: method, path: path, deviceToken: deviceToken,
+            headers: RecordedHeaders.of(request, redactions: answer.redactions), providerToken: providerToken,
+            payload: payload, status: status, reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID,
+            warnings: warnings, explanation: explanation, ruleID: ruleID, strict: strict, pushType: pushType,
+            topic: topic, liveActivity: liveActivity, latencyMicroseconds: latencyMicroseconds, injected: injected,
+            clientCertificate: clientCertificate)
+    }
+}
