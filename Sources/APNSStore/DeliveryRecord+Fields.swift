@@ -396,9 +396,7 @@ extension DeliveryRecordField {
                 for item in get(record) {
                     writer.element()
                     writer.beginObject()
-                    let pair = item.storedPair
-                    writer.field(firstName, pair.first)
-                    writer.field(secondName, pair.second)
+                    item.writeMembers(firstName, secondName, to: &writer)
                     writer.endObject()
                 }
                 writer.endArray()

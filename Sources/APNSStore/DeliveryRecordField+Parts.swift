@@ -53,15 +53,23 @@ struct DeliveryRecordFieldWriter: Sendable {
 
 /// An element of a record's array of two-string objects. A requirement rather than a closure passed to `pairs`, so
 /// that its specialisation reads the two strings directly (a closure made in the generic context took its argument
-/// indirectly).
+/// indirectly), and writes them in place: returning the two strings as a pair retained and released both for every
+/// header of every record.
 protocol DeliveryRecordPair {
-    var storedPair: (first: String, second: String) { get }
+    /// Writes `"first":…,"second":…` (the element's object is open).
+    func writeMembers(_ first: JSONWriter.EncodedKey, _ second: JSONWriter.EncodedKey, to writer: inout JSONWriter)
 }
 
 extension HeaderField: DeliveryRecordPair {
-    var storedPair: (first: String, second: String) { (name, value) }
+    func writeMembers(_ first: JSONWriter.EncodedKey, _ second: JSONWriter.EncodedKey, to writer: inout JSONWriter) {
+        writer.field(first, name)
+        writer.field(second, value)
+    }
 }
 
 extension PushWarning: DeliveryRecordPair {
-    var storedPair: (first: String, second: String) { (code, message) }
+    func writeMembers(_ first: JSONWriter.EncodedKey, _ second: JSONWriter.EncodedKey, to writer: inout JSONWriter) {
+        writer.field(first, code)
+        writer.field(second, message)
+    }
 }
