@@ -57,7 +57,7 @@ extension DeliveryRecord {
             read: { object, record throws(DeliveryRecordDecodingError) in
                 record.receivedAt = Timestamp(nanosecondsSinceEpoch: try int64(object, "receivedAtNanos"))
             },
-            column: DeliveryRecordColumn("received_at") { .integer($0.receivedAt.nanosecondsSinceEpoch) }),
+            column: DeliveryRecordColumn("received_at", integer: { $0.receivedAt.nanosecondsSinceEpoch })),
         DeliveryRecordField(
             write: { record, writer in writer.field("connectionId", Int64(bitPattern: record.connectionID)) },
             read: { object, record throws(DeliveryRecordDecodingError) in
@@ -210,7 +210,7 @@ extension DeliveryRecord {
                 }
                 record.status = status
             },
-            column: DeliveryRecordColumn("status") { .integer(Int64($0.status)) }),
+            column: DeliveryRecordColumn("status", integer: { Int64($0.status) })),
         .optionalString("reason", { $0.reason }, { $0.reason = $1 }, searched: true, column: "reason"),
         DeliveryRecordField(write: { record, writer in writer.field("accepted", record.accepted) }, read: nil),
         .string("apnsId", { $0.apnsID }, { $0.apnsID = $1 }, searched: true, column: "apns_id"),
@@ -349,7 +349,6 @@ extension DeliveryRecordField {
         _ set: @escaping @Sendable (inout DeliveryRecord, String) -> Void, searched: Bool = false, column: String? = nil
     ) -> DeliveryRecordField {
         let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in parts.append(get(record)) }
-        let value: @Sendable (DeliveryRecord) -> SQLiteValue = { .text(get($0)) }
         let encodedKey = JSONWriter.EncodedKey(key)
         return DeliveryRecordField(
             write: { record, writer in writer.field(encodedKey, get(record)) },
@@ -357,7 +356,7 @@ extension DeliveryRecordField {
                 set(&record, try DeliveryRecord.string(object, key))
             },
             search: searched ? search : nil,
-            column: column.map { DeliveryRecordColumn($0, value: value) })
+            column: column.map { DeliveryRecordColumn($0, text: get) })
     }
 
     static func optionalString(
@@ -368,10 +367,6 @@ extension DeliveryRecordField {
         let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in
             if let text = get(record) { parts.append(text) }
         }
-        let value: @Sendable (DeliveryRecord) -> SQLiteValue = { record in
-            guard let text = get(record) else { return .null }
-            return .text(text)
-        }
         let encodedKey = JSONWriter.EncodedKey(key)
         return DeliveryRecordField(
             write: { record, writer in
@@ -381,7 +376,7 @@ extension DeliveryRecordField {
                 set(&record, try DeliveryRecord.optionalString(object, key))
             },
             search: searched ? search : nil,
-            column: column.map { DeliveryRecordColumn($0, value: value) })
+            column: column.map { DeliveryRecordColumn($0, text: get) })
     }
 
     /// An array of objects with two string members (`headers`: name/value, `warnings`: code/message).
@@ -401,9 +396,7 @@ extension DeliveryRecordField {
                 for item in get(record) {
                     writer.element()
                     writer.beginObject()
-                    let pair = item.storedPair
-                    writer.field(firstName, pair.first)
-                    writer.field(secondName, pair.second)
+                    item.writeMembers(firstName, secondName, to: &writer)
                     writer.endObject()
                 }
                 writer.endArray()

@@ -2,16 +2,46 @@ import APNSCore
 import APNSJSON
 import HTTPContract
 
-/// A SQLite filter column and its value. A struct, not a tuple or a bare closure in an optional or an array: those
-/// hold the closure at the most general abstraction, and each call then went through a thunk that copied the whole
-/// record.
+/// A SQLite filter column and how its value is read from a record. A struct, not a tuple or a bare closure in an
+/// optional or an array: those hold the closure at the most general abstraction, and each call then went through a
+/// thunk that copied the whole record. The getter returns the plain number or text, which `append` writes straight
+/// into the row (wrapping each in a `SQLiteValue` first cost an enum copy and destroy per column of every push).
 struct DeliveryRecordColumn: Sendable {
-    let name: String
-    let value: @Sendable (DeliveryRecord) -> SQLiteValue
+    enum Getter: Sendable {
+        case integer(@Sendable (DeliveryRecord) -> Int64)
+        /// nil: SQL NULL.
+        case text(@Sendable (DeliveryRecord) -> String?)
+    }
 
-    init(_ name: String, value: @escaping @Sendable (DeliveryRecord) -> SQLiteValue) {
+    let name: String
+    let getter: Getter
+
+    init(_ name: String, integer: @escaping @Sendable (DeliveryRecord) -> Int64) {
         self.name = name
-        self.value = value
+        getter = .integer(integer)
+    }
+
+    init(_ name: String, text: @escaping @Sendable (DeliveryRecord) -> String?) {
+        self.name = name
+        getter = .text(text)
+    }
+
+    /// The column's value for `record`.
+    func value(_ record: DeliveryRecord) -> SQLiteValue {
+        switch getter {
+        case .integer(let get): .integer(get(record))
+        case .text(let get): get(record).map { .text($0) } ?? .null
+        }
+    }
+
+    /// Appends the column's value for `record` to `row` (the bytes `row.append(value(record))` would append).
+    @inline(__always)
+    func append(_ record: DeliveryRecord, to row: inout SQLiteRow) {
+        switch getter {
+        case .integer(let get): row.append(get(record))
+        case .text(let get):
+            if let text = get(record) { row.append(text: text) } else { row.appendNull() }
+        }
     }
 }
 
@@ -23,15 +53,23 @@ struct DeliveryRecordFieldWriter: Sendable {
 
 /// An element of a record's array of two-string objects. A requirement rather than a closure passed to `pairs`, so
 /// that its specialisation reads the two strings directly (a closure made in the generic context took its argument
-/// indirectly).
+/// indirectly), and writes them in place: returning the two strings as a pair retained and released both for every
+/// header of every record.
 protocol DeliveryRecordPair {
-    var storedPair: (first: String, second: String) { get }
+    /// Writes `"first":…,"second":…` (the element's object is open).
+    func writeMembers(_ first: JSONWriter.EncodedKey, _ second: JSONWriter.EncodedKey, to writer: inout JSONWriter)
 }
 
 extension HeaderField: DeliveryRecordPair {
-    var storedPair: (first: String, second: String) { (name, value) }
+    func writeMembers(_ first: JSONWriter.EncodedKey, _ second: JSONWriter.EncodedKey, to writer: inout JSONWriter) {
+        writer.field(first, name)
+        writer.field(second, value)
+    }
 }
 
 extension PushWarning: DeliveryRecordPair {
-    var storedPair: (first: String, second: String) { (code, message) }
+    func writeMembers(_ first: JSONWriter.EncodedKey, _ second: JSONWriter.EncodedKey, to writer: inout JSONWriter) {
+        writer.field(first, code)
+        writer.field(second, message)
+    }
 }

@@ -14,7 +14,9 @@ struct SQLiteRow: @unchecked Sendable {
         case null = 0, integer, text, blob
     }
 
-    private var storage: JSONWriter
+    /// The bytes. Written directly only between `beginBlob` and `endBlob` (a record's JSON); everything else goes
+    /// through the `append` functions.
+    var storage: JSONWriter
 
     /// An empty row with room for `capacity` bytes (the `encodedCount`s of what will be appended).
     init(capacity: Int) {
@@ -41,11 +43,21 @@ struct SQLiteRow: @unchecked Sendable {
 
     mutating func append(_ value: SQLiteValue) {
         switch value {
-        case .null: storage.appendRaw(Tag.null.rawValue)
+        case .null: appendNull()
         case .integer(let number): append(number)
-        case .text(var text): text.withUTF8 { append(.text, contentsOf: UnsafeRawBufferPointer($0)) }
+        case .text(let text): append(text: text)
         case .blob(let blob): blob.withUnsafeBytes { append(.blob, contentsOf: $0) }
         }
+    }
+
+    mutating func appendNull() {
+        storage.appendRaw(Tag.null.rawValue)
+    }
+
+    /// Appends a text value (its UTF-8 bytes, read in place).
+    mutating func append(text: String) {
+        var text = text
+        text.withUTF8 { append(.text, contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
     mutating func append(_ number: Int64) {
@@ -64,13 +76,30 @@ struct SQLiteRow: @unchecked Sendable {
     /// Appends a blob whose content `writeContent` writes into the row's own buffer (a record's JSON: no copy of it
     /// is made), its length set from what was written. The writer is at the top level (no JSON container open).
     mutating func appendBlob(writeContent: (inout JSONWriter) -> Void) {
+        let start = beginBlob()
+        writeContent(&storage)
+        endBlob(start)
+    }
+
+    /// Starts a blob whose content is then written through `storage` (at the top level: no JSON container open);
+    /// `endBlob` sets its length. The same bytes as `appendBlob`, without a closure.
+    mutating func beginBlob() -> BlobStart {
         storage.appendRaw(Tag.blob.rawValue)
         let lengthOffset = storage.byteCount
         appendLittleEndian(0, byteCount: 4)
-        writeContent(&storage)
-        let count = storage.byteCount - lengthOffset - 4
+        return BlobStart(lengthOffset: lengthOffset)
+    }
+
+    /// Ends the blob `beginBlob` started: its length is what was written since.
+    mutating func endBlob(_ start: BlobStart) {
+        let count = storage.byteCount - start.lengthOffset - 4
         precondition(count <= Int(UInt32.max), "a blob longer than a row can hold")
-        patchLittleEndian(UInt64(count), byteCount: 4, at: lengthOffset)
+        patchLittleEndian(UInt64(count), byteCount: 4, at: start.lengthOffset)
+    }
+
+    /// Where a blob's length goes (`beginBlob`).
+    struct BlobStart {
+        fileprivate let lengthOffset: Int
     }
 
     /// Replaces the first value, an integer (the row id, assigned once the row is queued).

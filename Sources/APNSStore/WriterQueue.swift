@@ -29,15 +29,32 @@ struct EncodedDelivery: Sendable {
         // A new record already has id 0, and is written as it is: no copy (a conditional expression choosing
         // between the record and a copy copied it either way).
         if record.id == 0 {
-            self.init(record, id: id, jsonCapacity: record.estimatedJSONByteCount) { record.write(to: &$0) }
+            self.init(record, id: id, storing: record)
         } else {
-            let stored = record.withID(0)
-            self.init(record, id: id, jsonCapacity: stored.estimatedJSONByteCount) { stored.write(to: &$0) }
+            self.init(record, id: id, storing: record.withID(0))
         }
+    }
+
+    /// `record`'s row with `stored`'s JSON (`record` with id 0). The JSON is written between `beginBlob` and
+    /// `endBlob`, not through a closure: a closure capturing the record was specialised with the record as an
+    /// owned argument, two copies and three destroys of the ~600-byte record per push.
+    private init(_ record: DeliveryRecord, id: Int64, storing stored: DeliveryRecord) {
+        self.init(columnsOf: record, id: id, jsonCapacity: stored.estimatedJSONByteCount)
+        let blob = row.beginBlob()
+        stored.write(to: &row.storage)
+        row.endBlob(blob)
+        appendKeys()
     }
 
     /// `writeJSON` writes the record's JSON (about `jsonCapacity` bytes) into the row's buffer.
     init(_ record: DeliveryRecord, id: Int64, jsonCapacity: Int, writeJSON: (inout JSONWriter) -> Void) {
+        self.init(columnsOf: record, id: id, jsonCapacity: jsonCapacity)
+        row.appendBlob(writeContent: writeJSON)
+        appendKeys()
+    }
+
+    /// The row up to the JSON blob: the id, the filter columns and the empty search column.
+    private init(columnsOf record: DeliveryRecord, id: Int64, jsonCapacity: Int) {
         self.id = id
         apnsKey = SQLiteLookupKey.apnsIDKey(record.apnsID)
         tokenKey = record.deviceToken.map(SQLiteLookupKey.tokenKey)
@@ -45,12 +62,15 @@ struct EncodedDelivery: Sendable {
         // blob, two keys. Computing the columns' exact sizes called every column's closure twice.
         var row = SQLiteRow(capacity: 9 + Self.columnBytesGuess + 5 + 5 + jsonCapacity + 9 + 9)
         row.append(id)
-        for field in DeliveryRecord.columnFields { row.append(field.value(record)) }
-        row.append(.text(""))  // the search column, kept for older files: search reads the record JSON
-        row.appendBlob(writeContent: writeJSON)
-        row.append(apnsKey)
-        row.append(tokenKey.map { .integer($0) } ?? .null)
+        for column in DeliveryRecord.columnFields { column.append(record, to: &row) }
+        row.append(text: "")  // the search column, kept for older files: search reads the record JSON
         self.row = row
+    }
+
+    /// The lookup keys, after the blob.
+    private mutating func appendKeys() {
+        row.append(apnsKey)
+        if let tokenKey { row.append(tokenKey) } else { row.appendNull() }
     }
 
     /// Room for the filter columns: an apns-id, a 200-digit token, a long topic, push type, reason, two integers.

@@ -72,5 +72,10 @@ void cnative_libevent_use_pthreads_once(void);
 // ---- sqlite3 macro shims -------------------------------------------------------------------------
 /// SQLITE_TRANSIENT as a function: bind calls copy the bytes.
 sqlite3_destructor_type cnative_sqlite_transient(void);
+/// The name of a VFS (registered on the first call, with SQLite's memory statistics turned off) that writes each WAL
+/// frame's header and page in one write instead of two (sqlite_wal_vfs.c); NULL when it could not be registered.
+const char *cnative_sqlite_held_write_vfs(void);
+/// How many writes that VFS has merged with a held header so far (tests).
+long cnative_sqlite_merged_wal_writes(void);
 
 #endif
