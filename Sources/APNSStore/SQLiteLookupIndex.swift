@@ -39,11 +39,11 @@ final class SQLiteLookupIndex: Sendable {
     private struct State {
         /// apns-id key → the newest row with that key (a newer row with the same apns-id hides older ones, as
         /// `delivery(apnsID:)` answers the newest).
-        var newestByAPNsKey: [Int64: Int64] = [:]
+        var newestByAPNsKey: [HashedKey: Int64] = [:]
         /// token key → the position of its newest row; its older rows are chained through `previousWithToken`
         /// (no array per token: most tokens of a busy sender hold one or two rows, and an array each cost an
         /// allocation per new token).
-        var newestByTokenKey: [Int64: Int] = [:]
+        var newestByTokenKey: [HashedKey: Int] = [:]
         /// Every indexed row, oldest first (ids ascend), for dropping what retention deleted.
         var rows = FrontDroppingArray<Row>()
         /// How many rows were dropped from the front of `rows` since the last reset: the row at position `p`
@@ -122,13 +122,13 @@ final class SQLiteLookupIndex: Sendable {
                 state.dropped += 1
                 if row.outOfOrder { state.outOfOrderRows -= 1 }
                 // One hash and probe per key (a subscript read and then a write hashed it twice).
-                if let index = state.newestByAPNsKey.index(forKey: row.apnsKey),
+                if let index = state.newestByAPNsKey.index(forKey: HashedKey(row.apnsKey)),
                     state.newestByAPNsKey[index].value == row.id
                 {
                     state.newestByAPNsKey.remove(at: index)
                 }
                 // The token's newest row going means it has none left (its older rows went before it).
-                if let tokenKey = row.tokenKey, let index = state.newestByTokenKey.index(forKey: tokenKey),
+                if let tokenKey = row.tokenKey, let index = state.newestByTokenKey.index(forKey: HashedKey(tokenKey)),
                     state.newestByTokenKey[index].value == position
                 {
                     state.newestByTokenKey.remove(at: index)
@@ -145,7 +145,7 @@ final class SQLiteLookupIndex: Sendable {
     /// The newest row whose apns-id has `key`.
     func newestRow(apnsKey key: Int64) -> Int64? {
         waitUntilReady()
-        return state.withLock { $0.newestByAPNsKey[key] }
+        return state.withLock { $0.newestByAPNsKey[HashedKey(key)] }
     }
 
     /// The rows whose token has `key`, oldest first.
@@ -153,7 +153,7 @@ final class SQLiteLookupIndex: Sendable {
         waitUntilReady()
         return state.withLock { state in
             var rows: [Int64] = []
-            var position = state.newestByTokenKey[key] ?? -1
+            var position = state.newestByTokenKey[HashedKey(key)] ?? -1
             // Positions below `dropped` are rows retention deleted: the chain ends there.
             while position >= state.dropped {
                 let row = state.row(at: position)
@@ -191,7 +191,9 @@ final class SQLiteLookupIndex: Sendable {
     /// committed but not indexed yet (the moment between a commit and `add`) have ids above `lastIndexed`. Rows the
     /// index still holds after retention deleted them only widen the bounds. nil when no row is indexed, or the index
     /// is not complete.
-    func idBounds(receivedSince since: Int64?, before until: Int64?) -> (lowest: Int64, highest: Int64, lastIndexed: Int64)? {
+    func idBounds(
+        receivedSince since: Int64?, before until: Int64?
+    ) -> (lowest: Int64, highest: Int64, lastIndexed: Int64)? {
         waitUntilReady()
         guard isComplete else { return nil }
         return state.withLock { state in
@@ -216,13 +218,13 @@ final class SQLiteLookupIndex: Sendable {
         var previousWithToken = -1
         if let tokenKey = entry.tokenKey {
             let position = state.nextPosition
-            previousWithToken = state.newestByTokenKey.updateValue(position, forKey: tokenKey) ?? -1
+            previousWithToken = state.newestByTokenKey.updateValue(position, forKey: HashedKey(tokenKey)) ?? -1
         }
         let outOfOrder = entry.receivedAt < state.latestReceivedAt
         if outOfOrder { state.outOfOrderRows += 1 } else { state.latestReceivedAt = entry.receivedAt }
         state.rows.append(Row(
             id: entry.id, apnsKey: entry.apnsKey, tokenKey: entry.tokenKey, receivedAt: entry.receivedAt,
             previousWithToken: previousWithToken, outOfOrder: outOfOrder))
-        state.newestByAPNsKey[entry.apnsKey] = entry.id
+        state.newestByAPNsKey[HashedKey(entry.apnsKey)] = entry.id
     }
 }
