@@ -48,6 +48,18 @@ final class SQLiteDeliveryReader {
         if let accepted = filter.accepted { clauses.append(accepted ? "status = 200" : "status <> 200") }
         if let since = filter.since { add("received_at >= ?", .integer(since.nanosecondsSinceEpoch)) }
         if let until = filter.until { add("received_at < ?", .integer(until.nanosecondsSinceEpoch)) }
+        // `received_at` has no index (schema version 4): the live store narrows the id range from the receive times
+        // it keeps in memory, so SQL reads only the rows between the first and the last match.
+        if let lookups, filter.since != nil || filter.until != nil,
+            let bounds = lookups.idBounds(
+                receivedSince: filter.since?.nanosecondsSinceEpoch, before: filter.until?.nanosecondsSinceEpoch)
+        {
+            if filter.since != nil { add("id >= ?", .integer(bounds.lowest)) }
+            if filter.until != nil {
+                clauses.append("(id <= ? OR id > ?)")
+                values += [.integer(bounds.highest), .integer(bounds.lastIndexed)]
+            }
+        }
         if let device = filter.device {
             clauses.append(device.sqlCondition("json_extract(CAST(record AS TEXT), '$.liveActivity.code')"))
         }

@@ -17,6 +17,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private let commitTransaction: SQLiteConnection.Statement
     private let deleteUpToID: SQLiteConnection.Statement
     private let deleteOlderThan: SQLiteConnection.Statement
+    private let deleteID: SQLiteConnection.Statement
     private let deleteAll: SQLiteConnection.Statement
     private let lowestID: SQLiteConnection.Statement
     private let retention: RetentionPolicy
@@ -68,6 +69,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         commitTransaction = try connection.prepare("COMMIT")
         deleteUpToID = try connection.prepare("DELETE FROM deliveries WHERE id <= ?")
         deleteOlderThan = try connection.prepare("DELETE FROM deliveries WHERE received_at < ?")
+        deleteID = try connection.prepare("DELETE FROM deliveries WHERE id = ?")
         deleteAll = try connection.prepare("DELETE FROM deliveries")
         lowestID = try connection.prepare("SELECT coalesce(min(id), 9223372036854775807) FROM deliveries")
         self.retention = retention
@@ -97,7 +99,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         var resetCounts: [Int] = []
         var highestID: Int64 = 0
         // The rows to index once committed: those after the batch's last reset (a reset deletes what came before).
-        var indexed: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)] = []
+        var indexed: [SQLiteLookupIndex.Entry] = []
         indexed.reserveCapacity(batch.count)
         var firstKept: Int64?
         let outcome: Result<Void, DeliveryStoreError>
@@ -109,7 +111,8 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
                     pendingRows.append(row.row)
                     if pendingRows.count == SQLiteSchema.rowsPerInsert { try insertPendingRows() }
                     highestID = row.id
-                    indexed.append((row.id, row.apnsKey, row.tokenKey))
+                    indexed.append(
+                        .init(id: row.id, apnsKey: row.apnsKey, tokenKey: row.tokenKey, receivedAt: row.receivedAt))
                 case .reset:
                     try insertPendingRows()  // what was queued before the reset goes with it
                     try deleteAll.run()
@@ -120,7 +123,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
                 }
             }
             try insertPendingRows()
-            firstKept = try applyRetention(lastID: highestID)
+            firstKept = try applyRetention(lastID: highestID, committing: indexed)
             try commitTransaction.run()
             outcome = .success(())
         } catch {
@@ -185,8 +188,11 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     }
 
     /// Keeps the newest `maxCount` records, and (at most once a second) drops those older than `maxAge`. Returns
-    /// the lowest id that may remain when rows were deleted (the lookup index forgets those below it).
-    private func applyRetention(lastID: Int64) throws(DeliveryStoreError) -> Int64? {
+    /// the lowest id that may remain when rows were deleted (the lookup index forgets those below it). `rows` are
+    /// this transaction's appends, not yet in the lookup index.
+    private func applyRetention(
+        lastID: Int64, committing rows: [SQLiteLookupIndex.Entry]
+    ) throws(DeliveryStoreError) -> Int64? {
         var firstKept: Int64?
         if lastID > 0 {
             let lastDropped = lastID - Int64(retention.maxCount)
@@ -200,8 +206,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
             }
             lastAgeSweep = now
             let cutoff = now.nanosecondsSinceEpoch - maxAge.nanoseconds
-            try deleteOlderThan.run([.integer(cutoff)])
-            if connection.changes > 0 {
+            if try deleteReceived(before: cutoff, committing: rows) > 0 {
                 try lowestID.bind([])
                 let lowest = try lowestID.step() ? lowestID.int64(0) : Int64.max
                 lowestID.reset()
@@ -209,6 +214,37 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
             }
         }
         return firstKept
+    }
+}
+
+extension SQLiteDeliveryWriter {
+    /// Deletes the rows received before `cutoff`; returns how many. The file has no `received_at` index (schema
+    /// version 4: keeping it cost every insert an index entry and every retention delete a second b-tree delete), so
+    /// the rows are found from the receive times the lookup index keeps, plus this transaction's `rows`: one
+    /// `DELETE … WHERE id <= ?` for the oldest ones, and one per row received out of order (the clock stepped back),
+    /// the same rows SQL's `received_at < cutoff` selects. Without a complete lookup index, SQL scans the table.
+    fileprivate func deleteReceived(
+        before cutoff: Int64, committing rows: [SQLiteLookupIndex.Entry]
+    ) throws(DeliveryStoreError) -> Int {
+        guard lookups.isComplete else {
+            try deleteOlderThan.run([.integer(cutoff)])
+            return connection.changes
+        }
+        let (throughID, others) = lookups.expiredRows(receivedBefore: cutoff)
+        var deleted = 0
+        if let throughID {
+            try deleteUpToID.run([.integer(throughID)])
+            deleted += connection.changes
+        }
+        for id in others {
+            try deleteID.run([.integer(id)])
+            deleted += connection.changes
+        }
+        for row in rows where row.receivedAt < cutoff {
+            try deleteID.run([.integer(row.id)])
+            deleted += connection.changes
+        }
+        return deleted
     }
 }
 

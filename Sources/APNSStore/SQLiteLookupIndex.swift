@@ -10,28 +10,48 @@ import Synchronization
 /// committed row's keys (`SQLiteLookupKey`) and drops the rows retention deletes; the reader turns a lookup into a
 /// rowid lookup of the candidate rows and still compares the text, so a key collision costs a row read, never a
 /// wrong answer. The writer thread fills it from the file before its first commit (`load`); lookups wait until then.
+///
+/// It also keeps each row's receive time (schema version 4 has no `received_at` index, `SQLiteSchema`): retention's
+/// age sweep finds the rows to drop here (`expiredRows`), and `since`/`until` reads narrow their id range with it
+/// (`idBounds`).
 final class SQLiteLookupIndex: Sendable {
+    /// What the writer indexes of a committed row.
+    struct Entry {
+        let id: Int64
+        let apnsKey: Int64
+        let tokenKey: Int64?
+        /// `received_at`: the record's receive time in nanoseconds since the epoch.
+        let receivedAt: Int64
+    }
+
     private struct Row {
         let id: Int64
         let apnsKey: Int64
         let tokenKey: Int64?
+        let receivedAt: Int64
         /// The position (`State.position`) of the previous row with the same token key; -1 for none.
         let previousWithToken: Int
+        /// Received before a row with a lower id (the clock stepped back): the rows received before a time are then
+        /// not just a prefix of `rows`.
+        let outOfOrder: Bool
     }
 
     private struct State {
         /// apns-id key → the newest row with that key (a newer row with the same apns-id hides older ones, as
         /// `delivery(apnsID:)` answers the newest).
-        var newestByAPNsKey: [Int64: Int64] = [:]
+        var newestByAPNsKey: [HashedKey: Int64] = [:]
         /// token key → the position of its newest row; its older rows are chained through `previousWithToken`
         /// (no array per token: most tokens of a busy sender hold one or two rows, and an array each cost an
         /// allocation per new token).
-        var newestByTokenKey: [Int64: Int] = [:]
+        var newestByTokenKey: [HashedKey: Int] = [:]
         /// Every indexed row, oldest first (ids ascend), for dropping what retention deleted.
         var rows = FrontDroppingArray<Row>()
         /// How many rows were dropped from the front of `rows` since the last reset: the row at position `p`
         /// (counted from the first row added since then) is `rows.elements` at offset `p - dropped`.
         var dropped = 0
+        /// The latest receive time added since the last reset, and how many kept rows are `outOfOrder`.
+        var latestReceivedAt = Int64.min
+        var outOfOrderRows = 0
 
         /// The position the next added row takes.
         var nextPosition: Int { dropped + rows.count }
@@ -45,20 +65,29 @@ final class SQLiteLookupIndex: Sendable {
     private let state = Mutex(State())
     private let readiness = NSCondition()
     private let readyFlag = Atomic<Bool>(false)
+    private let completeFlag = Atomic<Bool>(false)
+
+    /// Whether every row of the file is indexed (`load` succeeded): only then may the age sweep and `idBounds` rely
+    /// on the receive times kept here.
+    var isComplete: Bool { completeFlag.load(ordering: .acquiring) }
 
     /// Reads every row's keys (the writer thread, before its first commit); then lookups may proceed.
     func load(from connection: SQLiteConnection) throws(DeliveryStoreError) {
         defer { markReady() }
-        let statement = try connection.prepare("SELECT id, apns_key, token_key FROM deliveries ORDER BY id")
+        let statement = try connection.prepare(
+            "SELECT id, apns_key, token_key, received_at FROM deliveries ORDER BY id")
         try statement.bind([])
-        var loaded: [(Int64, Int64, Int64?)] = []
+        var loaded: [Entry] = []
         while try statement.step() {
-            loaded.append((statement.int64(0), statement.int64(1), statement.isNull(2) ? nil : statement.int64(2)))
+            loaded.append(Entry(
+                id: statement.int64(0), apnsKey: statement.int64(1),
+                tokenKey: statement.isNull(2) ? nil : statement.int64(2), receivedAt: statement.int64(3)))
         }
         statement.reset()
         state.withLock { state in
-            for (id, apnsKey, tokenKey) in loaded { Self.add(id: id, apnsKey: apnsKey, tokenKey: tokenKey, to: &state) }
+            for entry in loaded { Self.add(entry, to: &state) }
         }
+        completeFlag.store(true, ordering: .releasing)
     }
 
     /// Lookups proceed without loading (a store whose writer could not start reads through SQL alone).
@@ -77,10 +106,10 @@ final class SQLiteLookupIndex: Sendable {
     }
 
     /// Rows just committed, in id order.
-    func add(_ rows: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)]) {
+    func add(_ rows: [Entry]) {
         guard !rows.isEmpty else { return }
         state.withLock { state in
-            for row in rows { Self.add(id: row.id, apnsKey: row.apnsKey, tokenKey: row.tokenKey, to: &state) }
+            for row in rows { Self.add(row, to: &state) }
         }
     }
 
@@ -91,10 +120,18 @@ final class SQLiteLookupIndex: Sendable {
                 let position = state.dropped
                 state.rows.popFirst()
                 state.dropped += 1
-                if state.newestByAPNsKey[row.apnsKey] == row.id { state.newestByAPNsKey[row.apnsKey] = nil }
+                if row.outOfOrder { state.outOfOrderRows -= 1 }
+                // One hash and probe per key (a subscript read and then a write hashed it twice).
+                if let index = state.newestByAPNsKey.index(forKey: HashedKey(row.apnsKey)),
+                    state.newestByAPNsKey[index].value == row.id
+                {
+                    state.newestByAPNsKey.remove(at: index)
+                }
                 // The token's newest row going means it has none left (its older rows went before it).
-                if let tokenKey = row.tokenKey, state.newestByTokenKey[tokenKey] == position {
-                    state.newestByTokenKey[tokenKey] = nil
+                if let tokenKey = row.tokenKey, let index = state.newestByTokenKey.index(forKey: HashedKey(tokenKey)),
+                    state.newestByTokenKey[index].value == position
+                {
+                    state.newestByTokenKey.remove(at: index)
                 }
             }
         }
@@ -108,7 +145,7 @@ final class SQLiteLookupIndex: Sendable {
     /// The newest row whose apns-id has `key`.
     func newestRow(apnsKey key: Int64) -> Int64? {
         waitUntilReady()
-        return state.withLock { $0.newestByAPNsKey[key] }
+        return state.withLock { $0.newestByAPNsKey[HashedKey(key)] }
     }
 
     /// The rows whose token has `key`, oldest first.
@@ -116,7 +153,7 @@ final class SQLiteLookupIndex: Sendable {
         waitUntilReady()
         return state.withLock { state in
             var rows: [Int64] = []
-            var position = state.newestByTokenKey[key] ?? -1
+            var position = state.newestByTokenKey[HashedKey(key)] ?? -1
             // Positions below `dropped` are rows retention deleted: the chain ends there.
             while position >= state.dropped {
                 let row = state.row(at: position)
@@ -128,16 +165,66 @@ final class SQLiteLookupIndex: Sendable {
         }
     }
 
+    /// The indexed rows received before `cutoff` (nanoseconds since the epoch), which retention's age limit drops: the
+    /// highest id of the leading run of such rows (every row up to it was received before `cutoff`), and the ids of
+    /// any later ones. Later ones exist only after the clock stepped back (`Row.outOfOrder`); otherwise receive times
+    /// ascend with ids and the leading run is all of them.
+    func expiredRows(receivedBefore cutoff: Int64) -> (throughID: Int64?, others: [Int64]) {
+        state.withLock { state in
+            let rows = state.rows.elements
+            var index = rows.startIndex
+            var throughID: Int64?
+            while index < rows.endIndex, rows[index].receivedAt < cutoff {
+                throughID = rows[index].id
+                index += 1
+            }
+            var others: [Int64] = []
+            if state.outOfOrderRows > 0 {
+                for row in rows[index...] where row.receivedAt < cutoff { others.append(row.id) }
+            }
+            return (throughID, others)
+        }
+    }
+
+    /// Id bounds for a read of the rows received at or after `since` and before `until` (nanoseconds since the epoch;
+    /// nil: no bound): every such row that is indexed has an id of at least `lowest` and at most `highest`, and rows
+    /// committed but not indexed yet (the moment between a commit and `add`) have ids above `lastIndexed`. Rows the
+    /// index still holds after retention deleted them only widen the bounds. nil when no row is indexed, or the index
+    /// is not complete.
+    func idBounds(
+        receivedSince since: Int64?, before until: Int64?
+    ) -> (lowest: Int64, highest: Int64, lastIndexed: Int64)? {
+        waitUntilReady()
+        guard isComplete else { return nil }
+        return state.withLock { state in
+            let rows = state.rows.elements
+            guard let last = rows.last else { return nil }
+            var lowest = rows.first?.id ?? 0
+            if let since {
+                lowest = rows.first(where: { $0.receivedAt >= since })?.id ?? last.id + 1
+            }
+            var highest = last.id
+            if let until {
+                highest = rows.last(where: { $0.receivedAt < until })?.id ?? 0
+            }
+            return (lowest, highest, last.id)
+        }
+    }
+
     /// How many rows are indexed (tests).
     var count: Int { state.withLock { $0.rows.count } }
 
-    private static func add(id: Int64, apnsKey: Int64, tokenKey: Int64?, to state: inout State) {
+    private static func add(_ entry: Entry, to state: inout State) {
         var previousWithToken = -1
-        if let tokenKey {
+        if let tokenKey = entry.tokenKey {
             let position = state.nextPosition
-            previousWithToken = state.newestByTokenKey.updateValue(position, forKey: tokenKey) ?? -1
+            previousWithToken = state.newestByTokenKey.updateValue(position, forKey: HashedKey(tokenKey)) ?? -1
         }
-        state.rows.append(Row(id: id, apnsKey: apnsKey, tokenKey: tokenKey, previousWithToken: previousWithToken))
-        state.newestByAPNsKey[apnsKey] = id
+        let outOfOrder = entry.receivedAt < state.latestReceivedAt
+        if outOfOrder { state.outOfOrderRows += 1 } else { state.latestReceivedAt = entry.receivedAt }
+        state.rows.append(Row(
+            id: entry.id, apnsKey: entry.apnsKey, tokenKey: entry.tokenKey, receivedAt: entry.receivedAt,
+            previousWithToken: previousWithToken, outOfOrder: outOfOrder))
+        state.newestByAPNsKey[HashedKey(entry.apnsKey)] = entry.id
     }
 }

@@ -22,6 +22,8 @@ struct EncodedDelivery: Sendable {
     /// The lookup keys (also in `row`), for the store's in-memory index.
     let apnsKey: Int64
     let tokenKey: Int64?
+    /// The record's receive time in nanoseconds (also in `row`), for the index's age sweep.
+    let receivedAt: Int64
 
     /// `record`'s row, its JSON form as the store keeps it (id 0: the row id is the id) written straight into the
     /// row's buffer.
@@ -58,6 +60,7 @@ struct EncodedDelivery: Sendable {
         self.id = id
         apnsKey = SQLiteLookupKey.apnsIDKey(record.apnsID)
         tokenKey = record.deviceToken.map(SQLiteLookupKey.tokenKey)
+        receivedAt = record.receivedAt.nanosecondsSinceEpoch
         // The id, the columns (the texts' sizes guessed: a row that passes this grows once), an empty text, the
         // blob, two keys. Computing the columns' exact sizes called every column's closure twice.
         var row = SQLiteRow(capacity: 9 + Self.columnBytesGuess + 5 + 5 + jsonCapacity + 9 + 9)
