@@ -44,8 +44,8 @@ public enum CanonicalUUID {
 
     /// `count` (4 or 8) bytes from `start` as a little-endian word: the first byte in the lowest bits (the compiler
     /// makes it one load).
-    @inline(__always)
-    static func word(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, count: Int = 4) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func word(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, count: Int = 4) -> UInt64 {
         var word: UInt64 = 0
         for index in 0..<count { word |= UInt64(bytes[start + index]) << (8 * index) }
         return word

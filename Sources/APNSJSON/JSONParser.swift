@@ -173,39 +173,59 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         var runStart = index
+        // Whether the run so far is ASCII (the usual string): then it needs no UTF-8 validation.
+        var runIsASCII = true
         var text: String?
         while true {
+            skipPlainASCII()
             guard let byte = current else { throw failure("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
-                let run = try validatedRun(from: runStart)
+                let run = try validatedRun(from: runStart, isASCII: runIsASCII)
                 index += 1
                 guard var built = text else { return run }
                 built += run
                 return built
             case UInt8(ascii: "\\"):
-                let run = try validatedRun(from: runStart)
+                let run = try validatedRun(from: runStart, isASCII: runIsASCII)
                 index += 1
                 let scalar = try parseEscape()
                 var built = (text ?? "") + run
                 built.unicodeScalars.append(scalar)
                 text = built
                 runStart = index
+                runIsASCII = true
             case 0x00..<0x20:
                 throw failure("control character in string")
             default:
+                if byte >= 0x80 { runIsASCII = false }
                 index += 1
             }
         }
     }
 
-    private func validatedRun(from start: Int) throws(JSONParseError) -> String {
+    /// Moves past the bytes of a string that need no look, eight at a time: ASCII other than a quote, a backslash
+    /// or a control character (the word tests of `JSONWriter.escapeMask`, plus each byte's high bit; the lowest
+    /// flagged byte is exact). Stops at the first other byte, or where fewer than eight are left.
+    private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let flagged = JSONWriter.escapeMask(word) | (word & 0x8080_8080_8080_8080)
+            if flagged != 0 {
+                index += flagged.trailingZeroBitCount &>> 3
+                return
+            }
+            index += 8
+        }
+    }
+
+    private func validatedRun(from start: Int, isASCII: Bool) throws(JSONParseError) -> String {
         if start == index { return "" }
         // ASCII (nearly every run) needs no validation; `String(validating:)` over a slice is an unspecialized
         // generic call (type metadata looked up on every string of every payload).
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        let run = slice.allSatisfy({ $0 < 0x80 })
-            ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+        let run = isASCII ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
         guard let run else { throw JSONParseError(offset: start, reason: "invalid UTF-8 in string") }
         return run
     }

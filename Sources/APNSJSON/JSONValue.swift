@@ -70,14 +70,16 @@ public enum JSONValue: Sendable, Hashable {
     /// A literal of 1 to 15 digits (a UNIX time in seconds, a score) read without `strtod`: exact, as `Double(text)`
     /// reads it (below 2^53); nil for any other literal.
     private static func wholeNumber(_ text: String) -> Double? {
-        let utf8 = text.utf8
-        guard utf8.count <= 15 else { return nil }
-        var value: Int64 = 0
-        for byte in utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        var text = text
+        return text.withUTF8 { digits in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
+            guard !digits.isEmpty, digits.count <= 15 else { return nil }
+            var value: Int64 = 0
+            for byte in digits {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return Double(value)
         }
-        return utf8.isEmpty ? nil : Double(value)
     }
 
     /// The number as an `Int64` when its literal is an integer (no fraction, no exponent) within 64 bits; nil

@@ -5,20 +5,22 @@ import APNSJSON
 public struct LiveActivityPayload: Sendable, Hashable {
     /// The whole `aps` dictionary.
     public var aps: JSONValue
+    // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
+    // whole value once more (every field retained, then released).
     /// `event` when it is one of start/update/end.
-    public var event: LiveActivityEvent?
+    public var event: Optional<LiveActivityEvent>
     /// `timestamp` as sent, in the sender's unit (should be seconds since 1970).
-    public var timestamp: Double?
-    public var contentState: JSONValue?
-    public var attributesType: String?
-    public var attributes: JSONValue?
+    public var timestamp: Optional<Double>
+    public var contentState: Optional<JSONValue>
+    public var attributesType: Optional<String>
+    public var attributes: Optional<JSONValue>
     /// Whether `alert` is present and not null.
     public var hasAlert: Bool
-    public var staleDate: Double?
-    public var dismissalDate: Double?
-    public var relevanceScore: Double?
+    public var staleDate: Optional<Double>
+    public var dismissalDate: Optional<Double>
+    public var relevanceScore: Optional<Double>
     public var hasInputPushToken: Bool
-    public var inputPushChannel: String?
+    public var inputPushChannel: Optional<String>
 
     /// Reads the fields from a parsed payload; nil when it has no `aps` object.
     public init?(payload: JSONValue) {

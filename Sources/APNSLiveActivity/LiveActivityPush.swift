@@ -11,8 +11,10 @@ public struct LiveActivityPush: Sendable, Hashable {
     /// The `apns-id` APNs answered with, so timelines match delivery records.
     public var apnsID: String
     public var payload: [UInt8]
+    // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
+    // whole value once more (every field retained, then released).
     /// `payload` as already parsed by the push rules, so the device does not parse it again; nil to parse here.
-    public var parsedPayload: JSONValue?
+    public var parsedPayload: Optional<JSONValue>
 
     public init(
         deviceToken: String, topic: String, priority: Int = 10, apnsID: String, payload: [UInt8],

@@ -11,9 +11,11 @@ import APNSCore
 struct PreparedPayloadCheck: ~Copyable, Sendable {
     /// The report so far: complete when `pending` is nil (the body has no readable event).
     private(set) var report: LiveActivityPayloadReport
-    private var pending: Pending?
+    // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
+    // whole value once more (every field retained, then released).
+    private var pending: Optional<Pending>
     /// `aps.event` as the timeline keeps it: its text, or its JSON when it is not a string.
-    private(set) var eventText: String?
+    private(set) var eventText: Optional<String>
     let now: Timestamp
     let schemas: [ActivitySchema]
     let futureTimestampTolerance: Double

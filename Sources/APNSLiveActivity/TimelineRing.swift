@@ -14,9 +14,11 @@ struct TimelineRing: Sendable {
     struct Stored: Sendable {
         var receivedAt: Timestamp
         var apnsID: CompactAPNsID
-        var event: String?
+        // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
+        // whole value once more (every field retained, then released).
+        var event: Optional<String>
         var priority: Int
-        var timestamp: Double?
+        var timestamp: Optional<Double>
         var outcome: LiveActivityOutcome
         var explanation: String
         /// Set by `append`.

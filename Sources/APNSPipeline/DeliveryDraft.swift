@@ -7,12 +7,14 @@ public struct DeliveryDraft: Sendable {
     public var verdict: Verdict
     /// The `apns-id` answered with.
     public var apnsID: String
+    // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
+    // whole value once more (every field retained, then released).
     /// The `apns-unique-id` answered with (development only).
-    public var uniqueID: String?
+    public var uniqueID: Optional<String>
     /// What the simulated device did; nil when the push did not reach it.
-    public var liveActivity: LiveActivityDeviceOutcome?
+    public var liveActivity: Optional<LiveActivityDeviceOutcome>
     /// The fault that produced (or withheld) the answer; nil when the answer is the rules'.
-    public var injected: InjectedFault?
+    public var injected: Optional<InjectedFault>
 
     public init(
         verdict: Verdict, apnsID: String, uniqueID: String?, liveActivity: LiveActivityDeviceOutcome?,

@@ -36,8 +36,10 @@ public enum AuthDecision: Sendable {
 /// What the authenticator sees of a request. The validator has already checked path, method and header sanity
 /// (docs/rules.md check order), so `pushType` is a known value when present.
 public struct AuthRequest: Sendable {
+    // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
+    // whole value once more (every field retained, then released).
     /// The first `authorization` value (the one a provider token is read from), nil when the header is absent.
-    public var firstAuthorization: String?
+    public var firstAuthorization: Optional<String>
     /// The values after the first, when the header is repeated: usually empty, so a request carries no array.
     public var laterAuthorization: [String]
     /// Every value of the `authorization` header, in arrival order (the authenticator decides about repeats).
@@ -49,8 +51,8 @@ public struct AuthRequest: Sendable {
         }
     }
     /// `apns-topic` as sent; nil when absent (the validator answers `MissingTopic` after authentication).
-    public var topic: String?
-    public var pushType: PushType?
+    public var topic: Optional<String>
+    public var pushType: Optional<PushType>
     public var environment: APNsEnvironment
     public var now: Timestamp
 

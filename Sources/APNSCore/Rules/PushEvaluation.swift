@@ -25,6 +25,12 @@ public struct PushEvaluation {
     /// The topic the topic-shape rules (`PushRule.topicShape`) already passed: authentication runs them before its
     /// own topic check, and they then pass this topic in step 5 without checking it again.
     public var wellFormedTopic: String?
+    /// `PushType.implied(byTopic:)` and the topic it was worked out for: the topic rules read it up to three times
+    /// per push (certificate authentication may fill the topic in, hence the topic kept beside it).
+    private var impliedByTopic: (topic: String, pushType: PushType?)?
+    /// `DeviceTokenFormat.leadingASCIIHexDigits` of the device token, once counted: the path rule and the
+    /// token-format rule both read it (the token is set once, from `:path`).
+    private var deviceTokenScan: (count: Int, stop: UInt8?)?
 
     public init(
         request: HTTPRequest, configuration: RuleConfiguration, tokens: DeviceTokenRegistry,
@@ -43,6 +49,22 @@ public struct PushEvaluation {
             topic: headerIndex.value(.apnsTopic, in: request.headers),
             apnsID: headerIndex.value(.apnsID, in: request.headers),
             collapseID: headerIndex.value(.apnsCollapseID, in: request.headers))
+    }
+
+    /// `PushType.implied(byTopic: topic)`, worked out once per topic.
+    public mutating func pushTypeImplied(byTopic topic: String) -> PushType? {
+        if let known = impliedByTopic, known.topic == topic { return known.pushType }
+        let implied = PushType.implied(byTopic: topic)
+        impliedByTopic = (topic, implied)
+        return implied
+    }
+
+    /// `DeviceTokenFormat.leadingASCIIHexDigits(facts.deviceToken ?? "")`, counted once per push.
+    public mutating func deviceTokenHexScan() -> (count: Int, stop: UInt8?) {
+        if let deviceTokenScan { return deviceTokenScan }
+        let scan = DeviceTokenFormat.leadingASCIIHexDigits(facts.deviceToken ?? "")
+        deviceTokenScan = scan
+        return scan
     }
 
     /// The first value of an APNs header, as `request.value(name.fieldName)`.

@@ -50,6 +50,11 @@ extension PushRule {
     /// `PushEvaluation.wellFormedTopic` (step 5 then passes it without checking again). The rules are pure
     /// (`PushRule.init(topicShape:)`), so they run on the evaluation itself: no copy.
     static func passesTopicShape(_ evaluation: inout PushEvaluation) -> Bool {
+        // The usual topic is told well-formed in one pass over its bytes; any other runs the rules one by one.
+        if let topic = evaluation.facts.topic, isWellShapedTopic(topic, implied: evaluation.pushTypeImplied(byTopic: topic)) {
+            evaluation.wellFormedTopic = topic
+            return true
+        }
         for rule in PushRule.topicShape where rule.apply(to: &evaluation) != nil { return false }
         evaluation.wellFormedTopic = evaluation.facts.topic
         return true

@@ -6,7 +6,8 @@ extension PushRule {
     public static let tokenFormat = PushRule(id: "token.format") { evaluation in
         let token = evaluation.facts.deviceToken ?? ""
         let maximum = evaluation.configuration.maximumDeviceTokenHexLength
-        if let problem = DeviceTokenFormat.problem(with: token, maximumHexLength: maximum) {
+        let scan = evaluation.deviceTokenHexScan()
+        if let problem = DeviceTokenFormat.problem(with: token, scan: scan, maximumHexLength: maximum) {
             return RuleRejection(.badDeviceToken, problem)
         }
         return nil

@@ -8,7 +8,10 @@ extension PushRule {
     public static let routePath = PushRule(id: "route.path") { evaluation in
         let path = evaluation.request.path
         if path == "/3/device" { return nil }
-        guard var token = evaluation.facts.deviceToken, !token.withUTF8({ ByteScan.contains(UInt8(ascii: "/"), in: $0) })
+        // A token of hex digits only (the usual one, counted once for `token.format` too) has no '/'.
+        guard var token = evaluation.facts.deviceToken,
+            evaluation.deviceTokenHexScan().stop == nil
+                || !token.withUTF8({ ByteScan.contains(UInt8(ascii: "/"), in: $0) })
         else {
             return RuleRejection(.badPath, "the path must be /3/device/<hex device token>; got \(path)")
         }

@@ -45,7 +45,9 @@ extension PushRule {
     /// Source: mobile-surfaces MS018 (doubled Live Activity suffix gives `TopicDisallowed`), alexalok/dotAPNS#90
     /// (`.voip.voip`).
     public static let topicSuffixNotDoubled = PushRule(topicShape: "topic.suffix-not-doubled") { evaluation in
-        guard let topic = evaluation.facts.topic, let implied = PushType.implied(byTopic: topic) else { return nil }
+        guard let topic = evaluation.facts.topic, let implied = evaluation.pushTypeImplied(byTopic: topic) else {
+            return nil
+        }
         let suffix = implied.topicSuffix
         let suffixLength = suffix.utf8.count
         var bytes = topic
@@ -74,6 +76,26 @@ extension PushRule {
                     + topic.debugDescription)
         }
         return nil
+    }
+
+    /// Whether `topic`, whose suffix implies `implied` (`PushType.implied(byTopic:)`), passes all four rules of
+    /// `topicShape`, for the usual topic: bundle-ID-shaped (`topic.syntax`; then it is present, ASCII and does not
+    /// start with a dot), not a bare suffix without its dot (`topic.has-bundle-id`), no doubled suffix
+    /// (`topic.suffix-not-doubled`). One pass and no rule closures; false sends the topic through the rules, which
+    /// give the answer (a false here is never a rejection by itself).
+    static func isWellShapedTopic(_ topic: String, implied: PushType?) -> Bool {
+        var topic = topic
+        return topic.withUTF8 { bytes in
+            guard isBundleIDShaped(bytes: bytes) else { return false }
+            for (suffix, suffixLength) in topicSuffixes where bytes.count == suffixLength - 1 {
+                if bytes.elementsEqual(suffix.utf8.dropFirst()) { return false }
+            }
+            guard let implied else { return true }
+            let suffix = implied.topicSuffix.utf8
+            let suffixLength = suffix.count
+            return bytes.count < 2 * suffixLength
+                || !bytes[(bytes.count - 2 * suffixLength)..<(bytes.count - suffixLength)].elementsEqual(suffix)
+        }
     }
 
     /// Letters, digits, `-` and `.` only, and no empty part between dots (one pass over the bytes: this runs twice
@@ -109,7 +131,7 @@ extension PushRule {
     /// (`alert`, `background`, `mdm`) goes to a suffixed topic, `push-type-missing` when `apns-push-type` is absent.
     public static let topicMatchesPushType = PushRule(id: "topic.push-type-suffix") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
-        let implied = PushType.implied(byTopic: topic)
+        let implied = evaluation.pushTypeImplied(byTopic: topic)
         guard let pushType = evaluation.facts.pushType else {
             let assumed = implied ?? .alert
             evaluation.warn(

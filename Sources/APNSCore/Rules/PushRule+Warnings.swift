@@ -138,14 +138,23 @@ extension PushRule {
         let dates = APSDates(members)
         guard dates.timestamp != nil || dates.staleDate != nil || dates.dismissalDate != nil else { return nil }
         let nowSeconds = evaluation.now.secondsSinceEpoch
-        for (key, code) in apsDateKeys {
-            guard let seconds = dates[key]?.doubleValue, seconds > millisecondsThreshold else { continue }
+        // In `apsDateKeys`' order, each value read once (a loop over the keys looked each value up by a string switch).
+        let timestamp = dates.timestamp?.doubleValue
+        let staleDate = dates.staleDate?.doubleValue
+        let dismissalDate = dates.dismissalDate?.doubleValue
+        /// The warning for the date key at `position` of `apsDateKeys` whose value is `seconds`, if it is one.
+        func warnIfMilliseconds(_ seconds: Double?, position: Int) {
+            guard let seconds, seconds > millisecondsThreshold else { return }
+            let (key, code) = apsDateKeys[position]
             evaluation.warn(
                 code,
                 "aps.\(key) \(secondsText(seconds)) looks like milliseconds; it is UNIX seconds "
                     + "(about \(Int64(saturating: nowSeconds)) now)")
         }
-        if let stale = dates.staleDate?.doubleValue, stale <= millisecondsThreshold, stale < nowSeconds {
+        warnIfMilliseconds(timestamp, position: 0)
+        warnIfMilliseconds(staleDate, position: 1)
+        warnIfMilliseconds(dismissalDate, position: 2)
+        if let stale = staleDate, stale <= millisecondsThreshold, stale < nowSeconds {
             evaluation.warn(
                 .apsStaleDatePast,
                 "aps.stale-date \(secondsText(stale)) is already past (now is \(Int64(saturating: nowSeconds))); "
@@ -181,15 +190,6 @@ extension PushRule {
                 case 14: if dismissalDate == nil, member.key == "dismissal-date" { dismissalDate = member.value }
                 default: continue
                 }
-            }
-        }
-
-        /// The value of date key `key` (one of `apsDateKeys`).
-        subscript(key: String) -> JSONValue? {
-            switch key {
-            case "timestamp": timestamp
-            case "stale-date": staleDate
-            default: dismissalDate
             }
         }
     }

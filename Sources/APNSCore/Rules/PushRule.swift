@@ -30,8 +30,10 @@ public struct PushRule: Sendable {
 public struct RuleRejection: Sendable, Hashable {
     public var reason: Reason
     public var explanation: String
+    // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
+    // whole value once more (every field retained, then released).
     /// Milliseconds since the epoch, for 410 answers only (A-RESP).
-    public var timestamp: Int64?
+    public var timestamp: Optional<Int64>
 
     public init(_ reason: Reason, _ explanation: String, timestamp: Int64? = nil) {
         self.reason = reason

@@ -168,10 +168,12 @@ public struct MockAnswer: Sendable, Hashable {
 
     public var origin: Origin
     public var status: Int
+    // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
+    // whole value once more (every field retained, then released).
     /// The `reason` in the body; nil on 200.
-    public var wireReason: String?
+    public var wireReason: Optional<String>
     /// Integer milliseconds since the epoch, sent on 410 only.
-    public var timestamp: Int64?
+    public var timestamp: Optional<Int64>
 
     public init(origin: Origin, status: Int, wireReason: String?, timestamp: Int64? = nil) {
         self.origin = origin

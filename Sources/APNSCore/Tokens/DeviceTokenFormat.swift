@@ -6,8 +6,14 @@
 public enum DeviceTokenFormat {
     /// Why `token` is not a well-formed device token, or nil when it is.
     public static func problem(with token: String, maximumHexLength: Int? = nil) -> String? {
+        problem(with: token, scan: leadingASCIIHexDigits(token), maximumHexLength: maximumHexLength)
+    }
+
+    /// `problem(with:maximumHexLength:)` for a token already scanned (`leadingASCIIHexDigits`).
+    public static func problem(
+        with token: String, scan: (count: Int, stop: UInt8?), maximumHexLength: Int? = nil
+    ) -> String? {
         if token.isEmpty { return "the device token is empty" }
-        let scan = leadingASCIIHexDigits(token)  // one pass over the bytes, no scalar decoding
         if scan.stop == nil {  // the usual token
             let count = scan.count
             if count % 2 != 0 {
@@ -32,8 +38,9 @@ public enum DeviceTokenFormat {
     }
 
     /// How many bytes of `token` are ASCII hex digits before the first that is not one (`stop`, nil when every
-    /// byte is one: then bytes, scalars and digits are one and the same).
-    private static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
+    /// byte is one: then bytes, scalars and digits are one and the same). One pass over the bytes, no scalar
+    /// decoding.
+    public static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
         var token = token
         return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
             let count = CanonicalUUID.leadingHexDigitCount(bytes)
