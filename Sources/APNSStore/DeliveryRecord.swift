@@ -16,17 +16,17 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     /// `127.0.0.1:53422`.
     public internal(set) var clientAddress: String
     /// The environment of the listener that accepted the connection.
-    public internal(set) var environment: APNsEnvironment?
+    public internal(set) var environment: Optional<APNsEnvironment>
     /// ALPN / TLS facts; nil for cleartext (h2c).
-    public internal(set) var tls: TLSInfo?
+    public internal(set) var tls: Optional<TLSInfo>
     public internal(set) var method: String
     public internal(set) var path: String
     /// The device token from the path, if the path had one.
-    public internal(set) var deviceToken: String?
+    public internal(set) var deviceToken: Optional<String>
     /// Every header in arrival order, `authorization` reduced (never the raw token).
     public internal(set) var headers: [HeaderField]
     /// The decoded provider token (JWT) that came in `authorization`, if any.
-    public internal(set) var providerToken: ProviderTokenSummary?
+    public internal(set) var providerToken: Optional<ProviderTokenSummary>
     /// The request body as received (at most the transport's buffering limit).
     public internal(set) var payload: [UInt8]
     /// HTTP status the mock answered; 0 when no HTTP answer was sent (a fault reset the stream, closed the
@@ -34,30 +34,30 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public internal(set) var status: Int
     /// The wire `reason` string of the error body; nil on 200. A string, not `Reason`, because strict mode answers
     /// with the mock's own labels.
-    public internal(set) var reason: String?
+    public internal(set) var reason: Optional<String>
     /// The `apns-id` the mock answered with (the client's, or one the mock generated).
     public internal(set) var apnsID: String
     /// `apns-unique-id` answered in the development environment (A-RESP), if any.
-    public internal(set) var apnsUniqueID: String?
+    public internal(set) var apnsUniqueID: Optional<String>
     public internal(set) var warnings: [PushWarning]
     /// A sentence a person can act on: why this was rejected, or what the device will make of it.
-    public internal(set) var explanation: String?
+    public internal(set) var explanation: Optional<String>
     /// The identifier of the validation rule that decided the answer (nil when accepted without remarks).
-    public internal(set) var ruleID: String?
+    public internal(set) var ruleID: Optional<String>
     /// Whether strict mode was on for this request.
     public internal(set) var strict: Bool
     /// `apns-push-type` as sent.
-    public internal(set) var pushType: String?
+    public internal(set) var pushType: Optional<String>
     /// `apns-topic` as sent.
-    public internal(set) var topic: String?
+    public internal(set) var topic: Optional<String>
     /// What the simulated device did with a Live Activity push (applied, ignored as stale, ...).
-    public internal(set) var liveActivity: LiveActivityOutcome?
+    public internal(set) var liveActivity: Optional<LiveActivityOutcome>
     /// Time from receiving the request to the answer being ready, in microseconds.
     public internal(set) var latencyMicroseconds: Int64
     /// Set when fault injection produced the answer (or withheld it).
-    public internal(set) var injected: InjectedFault?
+    public internal(set) var injected: Optional<InjectedFault>
     /// The client certificate the connection presented (certificate-based authentication), if any.
-    public internal(set) var clientCertificate: ClientCertificateSummary?
+    public internal(set) var clientCertificate: Optional<ClientCertificateSummary>
 
     public init(
         id: Int64 = 0, receivedAt: Timestamp, connectionID: UInt64, clientAddress: String,

@@ -1,14 +1,14 @@
 /// Facts about a TLS session, as the transport read them after the handshake.
 public struct TLSInfo: Sendable, Hashable, Codable {
     /// The ALPN protocol agreed (`h2`), or nil when the client offered none (aioapns, Pushy).
-    public var alpn: String?
+    public var alpn: Optional<String>
     /// `TLSv1.2`, `TLSv1.3`.
     public var version: String
     public var cipher: String
     /// The SNI host name the client sent, if any.
-    public var serverName: String?
+    public var serverName: Optional<String>
     /// The client certificate, when the client presented one.
-    public var clientCertificate: PeerCertificate?
+    public var clientCertificate: Optional<PeerCertificate>
 
     public init(
         alpn: String?, version: String, cipher: String, serverName: String?, clientCertificate: PeerCertificate? = nil
@@ -30,7 +30,7 @@ public struct ConnectionInfo: Sendable, Hashable, Codable {
     /// The local port the client connected to.
     public var localPort: Int
     /// nil for cleartext (h2c prior knowledge).
-    public var tls: TLSInfo?
+    public var tls: Optional<TLSInfo>
     /// The label of the listener that accepted the connection (`ListenerConfiguration.label`). Opaque to the
     /// transport; the application maps it to what a listener stands for (apns-mock: the APNs environment).
     public var listenerLabel: String

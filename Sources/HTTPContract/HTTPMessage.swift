@@ -16,9 +16,9 @@ public struct HeaderField: Sendable, Hashable, Codable {
 public struct HTTPRequest: Sendable {
     public var method: String
     public var path: String
-    public var scheme: String?
+    public var scheme: Optional<String>
     /// `:authority`, or the `host` header when a client (aioapns) sends that instead.
-    public var authority: String?
+    public var authority: Optional<String>
     public var headers: [HeaderField]
     public var body: [UInt8]
     /// Total bytes received in DATA frames; larger than `body.count` when the body exceeded the buffering limit.
