@@ -5,8 +5,12 @@ import Foundation
 /// packers (`SharedDeliveryPools`). Per push it reuses one scratch buffer and remembers the string it pooled at each
 /// place of a record, so a record that repeats the previous one's texts costs string comparisons, not hash lookups
 /// or the pools' lock.
+///
+/// A self-contained packer (`selfContained()`, no pools: the SQLite store's) writes the same layout with every
+/// string, payload and whole value written out in the record (`PackedDeliveryRecord`, "Self-contained form").
 struct DeliveryPacker: Sendable {
-    let shared: SharedDeliveryPools
+    /// The pools the numbers refer to; nil for a self-contained packer.
+    let shared: SharedDeliveryPools?
     private var bytes = PackingBuffer()
     /// Where the inline strings of the record being packed are, to refer back to.
     private var inlineRanges: [Range<Int>] = []
@@ -35,11 +39,19 @@ struct DeliveryPacker: Sendable {
         generation = shared.generation
     }
 
+    /// A packer whose records refer to no pool: each is read back from its bytes alone.
+    static func selfContained() -> DeliveryPacker { DeliveryPacker() }
+
+    private init() {
+        shared = nil
+        generation = 0
+    }
+
     /// Packs `record` into the scratch buffer (`withPackedBytes` reads it) and returns the generation of the pools
     /// its numbers refer to; nil when a pool of whole values is full or the pools were reset meanwhile (the caller
     /// keeps the record whole).
     mutating func packInScratch<Record: PackableDelivery>(_ record: Record) -> Int? {
-        let current = shared.generation
+        let current = shared?.generation ?? 0
         if current != generation {
             recentTexts = Array(repeating: "", count: Self.places)
             recentNumbers = Array(repeating: -1, count: Self.places)
@@ -66,8 +78,8 @@ struct DeliveryPacker: Sendable {
         pooled(record.clientAddress, place: 0)
         bytes.append(record.environment.map { UInt8(APNsEnvironment.allCases.firstIndex(of: $0)! + 1) } ?? 0)
         guard tls(record.tls),
-              value(record.injected, { $0.faults.intern($1) }),
-              value(record.clientCertificate, { $0.certificates.intern($1) })
+              value(record.injected, { $0.faults.intern($1) }, writtenOut: { $0.writeOut($1) }),
+              value(record.clientCertificate, { $0.certificates.intern($1) }, writtenOut: { $0.writeOut($1) })
         else { return false }
         pooled(record.method, place: 1)
         inline(record.deviceToken)
@@ -140,6 +152,7 @@ struct DeliveryPacker: Sendable {
     /// string itself when it is too long for the pool or the pool is full.
     private mutating func pooled(_ text: String?, place: Int?) {
         guard let text else { return tag(.absent) }
+        if shared == nil { return literal(text) }
         if let place, place < recentNumbers.count, recentNumbers[place] >= 0, recentTexts[place] == text {
             tag(.pooled)
             return varint(UInt64(recentNumbers[place]))
@@ -157,7 +170,7 @@ struct DeliveryPacker: Sendable {
 
     /// The text's number in the shared string pool; nil when the pool is full (or was reset: then `stale`).
     private mutating func intern(_ text: String) -> Int? {
-        guard let number = shared.withPools(ofGeneration: generation, { $0.strings.intern(text) }) else {
+        guard let number = shared?.withPools(ofGeneration: generation, { $0.strings.intern(text) }) else {
             stale = true
             return nil
         }
@@ -168,10 +181,11 @@ struct DeliveryPacker: Sendable {
     /// (pooled then), else a byte 0, its count and its bytes. A payload that differs from push to push costs one
     /// comparison, never a hash or the pools' lock.
     private mutating func payload(_ payload: [UInt8]) {
+        guard shared != nil else { return writeOut(payload: payload) }
         if let recent = recentPayload, Self.sameBytes(recent.bytes, payload) {
             if let number = recent.number { return pooledPayload(number) }
             if !recent.poolFull && payload.count <= DeliveryInternPools.longestPooledPayload {
-                if let interned = shared.withPools(ofGeneration: generation, { $0.payloads.intern(payload) }) {
+                if let interned = shared?.withPools(ofGeneration: generation, { $0.payloads.intern(payload) }) {
                     recentPayload = (recent.bytes, interned, interned == nil)
                     if let number = interned { return pooledPayload(number) }
                 } else {
@@ -181,6 +195,11 @@ struct DeliveryPacker: Sendable {
         } else {
             recentPayload = (payload, nil, false)
         }
+        writeOut(payload: payload)
+    }
+
+    /// A byte 0, the payload's count and its bytes.
+    private mutating func writeOut(payload: [UInt8]) {
         bytes.append(0)
         varint(UInt64(payload.count))
         payload.withUnsafeBufferPointer { bytes.append($0) }
@@ -199,6 +218,38 @@ struct DeliveryPacker: Sendable {
                     || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
             }
         }
+    }
+
+    /// Writes the string's bytes as they are (`.inline`), or `.absent` for nil: what a self-contained packer writes
+    /// where a pooling one writes a number (texts that rarely repeat within a record; no search for a repeat).
+    private mutating func literal(_ text: String?) {
+        guard var text else { return tag(.absent) }
+        tag(.inline)
+        text.withUTF8 { utf8 in
+            varint(UInt64(utf8.count))
+            bytes.append(utf8)
+        }
+    }
+
+    /// A fault's fields, in a self-contained record.
+    private mutating func writeOut(_ fault: InjectedFault) {
+        literal(fault.faultJSON)
+        signed(Int64(fault.index))
+        literal(fault.effect)
+        literal(fault.rulesAnswer)
+    }
+
+    /// A client certificate's fields, in a self-contained record.
+    private mutating func writeOut(_ certificate: ClientCertificateSummary) {
+        literal(certificate.subject)
+        literal(certificate.bundleID)
+        varint(UInt64(certificate.environments.count))
+        for environment in certificate.environments { literal(environment) }
+        varint(UInt64(certificate.topics.count))
+        for topic in certificate.topics { literal(topic) }
+        bytes.append(certificate.trusted ? 1 : 0)
+        literal(certificate.problem)
+        literal(certificate.sha256)
     }
 
     /// Writes the string: as 16 bytes when it is a UUID, two hex digits a byte when it is a hex string (a token), a
@@ -328,11 +379,19 @@ struct DeliveryPacker: Sendable {
             bytes.append(0)
             return true
         }
+        if shared == nil {
+            bytes.append(1)
+            literal(tls.alpn)
+            literal(tls.version)
+            literal(tls.cipher)
+            literal(tls.serverName)
+            return true
+        }
         if recentTLSNumber >= 0, recentTLS == tls {
             varint(UInt64(recentTLSNumber) + 1)
             return true
         }
-        guard let interned = shared.withPools(ofGeneration: generation, { $0.tls.intern(tls) }) else {
+        guard let interned = shared?.withPools(ofGeneration: generation, { $0.tls.intern(tls) }) else {
             stale = true
             return false
         }
@@ -344,15 +403,22 @@ struct DeliveryPacker: Sendable {
     }
 
     /// A whole value as its number in its pool plus one (0: nil); false when the pool is full. `intern` pools it
-    /// (a closure rather than a key path to the pool: a key path was looked up for every record).
+    /// (a closure rather than a key path to the pool: a key path was looked up for every record). A self-contained
+    /// packer writes a byte 1 and the value's fields (`writtenOut`) instead.
     private mutating func value<Value>(
-        _ value: Value?, _ intern: (inout DeliveryInternPools, Value) -> Int?
+        _ value: Value?, _ intern: (inout DeliveryInternPools, Value) -> Int?,
+        writtenOut: (inout DeliveryPacker, Value) -> Void
     ) -> Bool {
         guard let value else {
             bytes.append(0)
             return true
         }
-        guard let interned = shared.withPools(ofGeneration: generation, { intern(&$0, value) }) else {
+        if shared == nil {
+            bytes.append(1)
+            writtenOut(&self, value)
+            return true
+        }
+        guard let interned = shared?.withPools(ofGeneration: generation, { intern(&$0, value) }) else {
             stale = true
             return false
         }

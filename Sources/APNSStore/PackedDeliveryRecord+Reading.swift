@@ -3,18 +3,19 @@ import Foundation
 
 extension PackedDeliveryRecord {
     /// The record `DeliveryPacker` wrote into `bytes` (bytes the caller keeps alive: the in-memory store's arena),
-    /// with `id` and `receivedAt`; nil if the bytes are not such a record.
+    /// with `id` and `receivedAt`; nil if the bytes are not such a record. `pools`: those the numbers refer to, nil
+    /// for a self-contained record (`DeliveryPacker.selfContained()`).
     static func unpack(
-        _ bytes: UnsafeBufferPointer<UInt8>, id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
+        _ bytes: UnsafeBufferPointer<UInt8>, id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools?
     ) -> DeliveryRecord? {
         var reader = PackedRecordReader(bytes: bytes, pools: pools)
         guard let apnsID = reader.presentString(),
               let connectionID = reader.varint(),
               let clientAddress = reader.presentString(),
               let environmentNumber = reader.byte(),
-              let tls = reader.value(pools.tls),
-              let injected = reader.value(pools.faults),
-              let clientCertificate = reader.value(pools.certificates),
+              let tls = reader.value(pools?.tls, writtenOut: { $0.tls() }),
+              let injected = reader.value(pools?.faults, writtenOut: { $0.fault() }),
+              let clientCertificate = reader.value(pools?.certificates, writtenOut: { $0.certificate() }),
               let method = reader.presentString(),
               let deviceToken = reader.deviceToken(),
               let path = reader.path(),
@@ -233,11 +234,60 @@ struct PackedRecordReader {
         return Array(UnsafeBufferPointer(rebasing: bytes[position..<(position + Int(count))]))
     }
 
-    /// A whole value written by `DeliveryPacker`: .some(nil) for nil, nil when the number is unknown.
-    mutating func value<Value>(_ pool: InternPool<Value>) -> Value?? {
+    /// A whole value written by `DeliveryPacker`: .some(nil) for nil, nil when the number is unknown. With no
+    /// `pool` (a self-contained record) a byte 1 precedes the value's fields, which `writtenOut` reads.
+    mutating func value<Value>(
+        _ pool: InternPool<Value>?, writtenOut: (inout PackedRecordReader) -> Value?
+    ) -> Value?? {
+        guard let pool else {
+            switch byte() {
+            case 0: return .some(nil)
+            case 1: return writtenOut(&self).map { .some($0) }
+            default: return nil
+            }
+        }
         guard let number = varint() else { return nil }
         if number == 0 { return .some(nil) }
         guard let value = pool.value(Int(number - 1)) else { return nil }
         return value
+    }
+
+    /// TLS facts written out (`DeliveryPacker.tls`, self-contained).
+    mutating func tls() -> TLSInfo? {
+        guard let alpn = string(), let version = presentString(), let cipher = presentString(),
+              let serverName = string()
+        else { return nil }
+        return TLSInfo(alpn: alpn, version: version, cipher: cipher, serverName: serverName)
+    }
+
+    /// A fault written out (`DeliveryPacker.writeOut(_:)`).
+    mutating func fault() -> InjectedFault? {
+        guard let faultJSON = presentString(), let index = signed(), let effect = presentString(),
+              let rulesAnswer = presentString()
+        else { return nil }
+        return InjectedFault(faultJSON: faultJSON, index: Int(index), effect: effect, rulesAnswer: rulesAnswer)
+    }
+
+    /// A client certificate written out (`DeliveryPacker.writeOut(_:)`).
+    mutating func certificate() -> ClientCertificateSummary? {
+        guard let subject = presentString(), let bundleID = string(), let environments = strings(),
+              let topics = strings(), let trusted = byte(), trusted <= 1, let problem = string(),
+              let sha256 = presentString()
+        else { return nil }
+        return ClientCertificateSummary(
+            subject: subject, bundleID: bundleID, environments: environments, topics: topics, trusted: trusted == 1,
+            problem: problem, sha256: sha256)
+    }
+
+    /// A varint count, then as many present strings.
+    private mutating func strings() -> [String]? {
+        guard let count = varint(), count <= UInt64(bytes.count - position) else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let text = presentString() else { return nil }
+            strings.append(text)
+        }
+        return strings
     }
 }

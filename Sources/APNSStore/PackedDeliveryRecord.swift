@@ -22,8 +22,29 @@ struct DeliveryInternPools: Sendable {
 /// the device token and the `:path` header refer to the bytes of `path` they repeat. The id and receive time stay
 /// beside the bytes (`InMemoryDeliveryStore`), for paging and retention without decoding.
 ///
-/// The layout is private to the process: nothing is written to disk in it. `DeliveryPacker` writes it,
-/// `PackedRecordReader` reads it, field by field in the same order.
+/// `DeliveryPacker` writes it, `PackedRecordReader` reads it, field by field in the same order.
+///
+/// Self-contained form: the SQLite store (schema version 5) keeps each record in this layout too, written by a
+/// packer without pools (`DeliveryPacker.selfContained()`), so the bytes are read back from themselves alone: no
+/// string is `.pooled`, the payload is always written out (byte 0), and the TLS facts, the injected fault and the
+/// client certificate are a byte 0 (none) or a byte 1 followed by their fields (below). The store's `record` blob
+/// is `SQLiteStoredRecord.packedTag` followed by these bytes; the id and the receive time are the row's
+/// `id` and `received_at` columns. This is a file format: a change to the layout (a field added, moved or
+/// re-encoded, a tag added) needs a new format tag, and readers keep reading the old ones.
+///
+/// Fields in order (a "string" is a `StringTag` and what follows it; varints are little-endian base 128; a signed
+/// number is a zig-zag varint):
+/// apnsID string · connectionID varint · clientAddress string · environment byte (0 none, else 1 + its index in
+/// `APNsEnvironment.allCases`) · TLS (pooled: varint number + 1; self-contained: 1, alpn, version, cipher, serverName
+/// strings) · injected fault (pooled: varint number + 1; self-contained: 1, faultJSON string, index signed, effect,
+/// rulesAnswer strings) · client certificate (pooled: varint number + 1; self-contained: 1, subject, bundleID
+/// strings, varint count + environments, varint count + topics, trusted byte, problem, sha256 strings) · method
+/// string · deviceToken string · path string (or `.devicePath`) · varint header count, then name and value strings
+/// each (`:path`'s value may be `.path`) · provider token byte 0, or 1 and header, claims, fingerprint strings ·
+/// payload (0, varint count, bytes; or 1 and its varint number in the payload pool) · status signed · reason,
+/// apnsUniqueID strings · varint warning count, then code and message strings each · explanation, ruleID strings ·
+/// strict byte · pushType, topic strings · Live Activity outcome byte 0, or 1 and code, explanation strings ·
+/// latencyMicroseconds signed. The record ends there.
 enum PackedDeliveryRecord {
     /// How a string is written: its first byte.
     enum StringTag: UInt8 {

@@ -60,26 +60,26 @@ final class SQLiteDeliveryReader {
                 values += [.integer(bounds.highest), .integer(bounds.lastIndexed)]
             }
         }
-        if let device = filter.device {
-            clauses.append(device.sqlCondition("json_extract(CAST(record AS TEXT), '$.liveActivity.code')"))
-        }
+        if let device = filter.device { clauses.append(SQLiteStoredRecord.deviceCondition(device)) }
         let order = query.order == .newestFirst ? "DESC" : "ASC"
         let limit = max(0, query.limit)
         // Free text is matched here, not in SQL: rows keep no search text (it was a third of every row written on
-        // the request path), so the rows the other clauses select are read in order until `limit` match.
+        // the request path), so the rows the other clauses select are read in order until `limit` match. So is
+        // `device` on a packed row (`SQLiteStoredRecord.deviceCondition`).
         let search: String? = filter.text.flatMap { text in text.isEmpty ? nil : text.lowercased() }
-        let prefilter: ([UInt8]) -> Bool = { json in
+        let prefilter: ([UInt8]) -> Bool = { stored in
             guard let search else { return true }
-            return DeliveryRecord.storedJSON(json, mayMatchSearch: search)
+            return SQLiteStoredRecord.mayMatchSearch(stored, search)
         }
-        let confirm: (DeliveryRecord) -> Bool = { record in search == nil || filter.matches(record) }
+        let decidedInSwift = search != nil || filter.device != nil
+        let confirm: (DeliveryRecord) -> Bool = { record in !decidedInSwift || filter.matches(record) }
         guard let candidates else {
             let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-            if search == nil { values.append(.integer(Int64(limit))) }
-            let limitClause = search == nil ? " LIMIT ?" : ""
+            if !decidedInSwift { values.append(.integer(Int64(limit))) }
+            let limitClause = decidedInSwift ? "" : " LIMIT ?"
             return try records(
-                "SELECT id, record FROM deliveries\(whereClause) ORDER BY id \(order)\(limitClause)", values, limit: limit,
-                where: prefilter, then: confirm)
+                "SELECT \(Self.columns) FROM deliveries\(whereClause) ORDER BY id \(order)\(limitClause)", values,
+                limit: limit, where: prefilter, then: confirm)
         }
         // The index named the candidate rows: read them in the query's order, a chunk of rowids at a time, with
         // the other clauses in SQL, until `limit` match.
@@ -93,21 +93,21 @@ final class SQLiteDeliveryReader {
             let whereClause = " WHERE id IN (\(placeholders))"
                 + (clauses.isEmpty ? "" : " AND " + clauses.joined(separator: " AND "))
             result += try records(
-                "SELECT id, record FROM deliveries\(whereClause) ORDER BY id \(order)",
+                "SELECT \(Self.columns) FROM deliveries\(whereClause) ORDER BY id \(order)",
                 chunk.map { .integer($0) } + values, limit: limit - result.count, where: prefilter, then: confirm)
         }
         return result
     }
 
     func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
-        try records("SELECT id, record FROM deliveries WHERE id = ?", [.integer(id)]).first
+        try records("SELECT \(Self.columns) FROM deliveries WHERE id = ?", [.integer(id)]).first
     }
 
     func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         if let lookups {
             guard let row = lookups.newestRow(apnsKey: SQLiteLookupKey.apnsIDKey(apnsID)) else { return nil }
             if let record = try records(
-                "SELECT id, record FROM deliveries WHERE id = ? AND apns_id = ? COLLATE NOCASE", [.integer(row), .text(apnsID)]
+                "SELECT \(Self.columns) FROM deliveries WHERE id = ? AND apns_id = ? COLLATE NOCASE", [.integer(row), .text(apnsID)]
             ).first {
                 return record
             }
@@ -115,12 +115,12 @@ final class SQLiteDeliveryReader {
         }
         guard usesLookupKeys else {
             return try records(
-                "SELECT id, record FROM deliveries WHERE apns_id = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1",
+                "SELECT \(Self.columns) FROM deliveries WHERE apns_id = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1",
                 [.text(apnsID)]
             ).first
         }
         return try records(
-            "SELECT id, record FROM deliveries WHERE apns_key = ? AND apns_id = ? COLLATE NOCASE "
+            "SELECT \(Self.columns) FROM deliveries WHERE apns_key = ? AND apns_id = ? COLLATE NOCASE "
                 + "ORDER BY id DESC LIMIT 1",
             [SQLiteLookupKey.apnsID(apnsID), .text(apnsID)]
         ).first
@@ -141,7 +141,10 @@ final class SQLiteDeliveryReader {
         return statement.int64(0)
     }
 
-    /// The records of the rows `sql` selects (columns id, record), keeping those whose JSON passes `prefilter` and
+    /// What `records` reads of a row.
+    static let columns = "id, record, received_at"
+
+    /// The records of the rows `sql` selects (`columns`), keeping those whose stored blob passes `prefilter` and
     /// that then pass `filter`, until `limit` are kept.
     private func records(
         _ sql: String, _ values: [SQLiteValue], limit: Int = .max,
@@ -152,14 +155,10 @@ final class SQLiteDeliveryReader {
         var result: [DeliveryRecord] = []
         while result.count < limit, try statement.step() {
             let id = statement.int64(0)
-            let json = statement.bytes(1)
-            guard prefilter(json) else { continue }
-            do {
-                let record = try DeliveryRecord(jsonBytes: json)
-                if filter(record) { result.append(record.withID(id)) }
-            } catch {
-                throw .corruptRecord(id: id, detail: "\(error)")
-            }
+            let stored = statement.bytes(1)
+            guard prefilter(stored) else { continue }
+            let record = try SQLiteStoredRecord.record(stored, id: id, receivedAt: statement.int64(2))
+            if filter(record) { result.append(record) }
         }
         statement.reset()
         return result

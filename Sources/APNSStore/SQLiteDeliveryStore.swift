@@ -5,9 +5,9 @@ import Synchronization
 
 /// The default store: one SQLite file in WAL mode, written by a single writer thread with group commit.
 ///
-/// Appending threads encode the record and queue it; the writer takes everything queued, inserts it in one
-/// transaction, applies retention, commits, and only then calls each record's completion, so a 200 goes out only
-/// for a record on disk. Reads use a second connection (WAL lets them run beside the writer).
+/// Appending threads encode the record (packed: `SQLiteStoredRecord`) and queue it; the writer takes everything
+/// queued, inserts it in one transaction, applies retention, commits, and only then calls each record's
+/// completion, so a 200 goes out only for a record on disk. Reads use a second connection (WAL lets them run beside the writer).
 ///
 /// Durability: `.processCrash` (default) commits with `synchronous=NORMAL`: in WAL mode a COMMIT has written the
 /// transaction to the WAL file, so it survives the process being killed (`kill -9`), and fsync happens at
@@ -26,6 +26,8 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     private let queue: WriterQueue
+    /// Pack each appended record (self-contained: `SQLiteStoredRecord`), one per appending thread.
+    private let packers = DeliveryPackers.selfContained()
     let signal: DurableSignal
     // `reader` is only used with `readerLock` held; everything else is Sendable.
     private let readerLock = NSLock()
@@ -96,9 +98,9 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
-        // The row (the record's JSON written into it) is encoded here, outside the queue's lock; only its id is set
-        // under it.
-        var delivery = EncodedDelivery(record, id: 0)
+        // The row (the record packed by this thread's packer) is encoded here, outside the queue's lock; only its
+        // id is set under it.
+        var delivery = packers.withPacker { packer in EncodedDelivery(record, id: 0, packer: &packer) }
         let id = queue.enqueueAppend { id in
             delivery.assign(id: id)
             return .append(delivery, completion: completion)

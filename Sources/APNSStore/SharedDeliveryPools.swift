@@ -51,12 +51,21 @@ final class SharedDeliveryPools: Sendable {
 }
 
 /// One `DeliveryPacker` per appending thread (event-loop threads get one each: `ThreadSlot`), each under its own
-/// lock, all over the same `SharedDeliveryPools`.
+/// lock, all over the same `SharedDeliveryPools` (or none: self-contained packers).
 struct DeliveryPackers: Sendable {
     private let packers: [Locked<DeliveryPacker>]
 
     init(pools: SharedDeliveryPools, count: Int = 8) {
-        packers = (0..<count).map { _ in Locked(DeliveryPacker(shared: pools)) }
+        self.init(count: count) { DeliveryPacker(shared: pools) }
+    }
+
+    /// Self-contained packers (`DeliveryPacker.selfContained()`: the SQLite store's).
+    static func selfContained(count: Int = 8) -> DeliveryPackers {
+        DeliveryPackers(count: count) { .selfContained() }
+    }
+
+    private init(count: Int, make: () -> DeliveryPacker) {
+        packers = (0..<count).map { _ in Locked(make()) }
     }
 
     /// Runs `body` with the calling thread's packer.

@@ -12,12 +12,12 @@ enum WriterCommand {
     case barrier(completion: @Sendable () -> Void)
 }
 
-/// A record ready for the writer: its row encoded on the appending thread (JSON included), so the single writer
+/// A record ready for the writer: its row encoded on the appending thread (the record packed), so the single writer
 /// only binds and steps.
 struct EncodedDelivery: Sendable {
     private(set) var id: Int64
-    /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, an empty search column, JSON blob,
-    /// lookup keys.
+    /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, an empty search column, the stored
+    /// record (`SQLiteStoredRecord`), lookup keys.
     private(set) var row: SQLiteRow
     /// The lookup keys (also in `row`), for the store's in-memory index.
     let apnsKey: Int64
@@ -25,48 +25,47 @@ struct EncodedDelivery: Sendable {
     /// The record's receive time in nanoseconds (also in `row`), for the index's age sweep.
     let receivedAt: Int64
 
-    /// `record`'s row, its JSON form as the store keeps it (id 0: the row id is the id) written straight into the
-    /// row's buffer.
+    /// `record`'s row as the store writes it (id 0: the row id is the id), packed by a packer of its own.
     init(_ record: DeliveryRecord, id: Int64) {
-        // A new record already has id 0, and is written as it is: no copy (a conditional expression choosing
-        // between the record and a copy copied it either way).
-        if record.id == 0 {
-            self.init(record, id: id, storing: record)
-        } else {
-            self.init(record, id: id, storing: record.withID(0))
+        var packer = DeliveryPacker.selfContained()
+        self.init(record, id: id, packer: &packer)
+    }
+
+    /// `record`'s row, the record packed by `packer` (a self-contained one: `DeliveryPacker.selfContained()`),
+    /// whose scratch buffer is copied into the row after `SQLiteStoredRecord.packedTag`.
+    init(_ record: DeliveryRecord, id: Int64, packer: inout DeliveryPacker) {
+        _ = packer.packInScratch(record)
+        self = packer.withPackedBytes { packed in
+            var delivery = EncodedDelivery(columnsOf: record, id: id, blobCapacity: 1 + packed.count)
+            let blob = delivery.row.beginBlob()
+            delivery.row.storage.appendRaw(SQLiteStoredRecord.packedTag)
+            delivery.row.storage.appendRaw(UnsafeRawBufferPointer(packed))
+            delivery.row.endBlob(blob)
+            delivery.appendKeys()
+            return delivery
         }
     }
 
-    /// `record`'s row with `stored`'s JSON (`record` with id 0). The JSON is written between `beginBlob` and
-    /// `endBlob`, not through a closure: a closure capturing the record was specialised with the record as an
-    /// owned argument, two copies and three destroys of the ~600-byte record per push.
-    private init(_ record: DeliveryRecord, id: Int64, storing stored: DeliveryRecord) {
-        self.init(columnsOf: record, id: id, jsonCapacity: stored.estimatedJSONByteCount)
-        let blob = row.beginBlob()
-        stored.write(to: &row.storage)
-        row.endBlob(blob)
-        appendKeys()
-    }
-
-    /// `writeJSON` writes the record's JSON (about `jsonCapacity` bytes) into the row's buffer.
+    /// `writeJSON` writes the record's JSON (about `jsonCapacity` bytes) into the row's buffer: a row as files before
+    /// schema version 5 hold them (tests of older files).
     init(_ record: DeliveryRecord, id: Int64, jsonCapacity: Int, writeJSON: (inout JSONWriter) -> Void) {
-        self.init(columnsOf: record, id: id, jsonCapacity: jsonCapacity)
+        self.init(columnsOf: record, id: id, blobCapacity: jsonCapacity)
         row.appendBlob(writeContent: writeJSON)
         appendKeys()
     }
 
-    /// The row up to the JSON blob: the id, the filter columns and the empty search column.
-    private init(columnsOf record: DeliveryRecord, id: Int64, jsonCapacity: Int) {
+    /// The row up to the record's blob: the id, the filter columns and the empty search column.
+    private init(columnsOf record: DeliveryRecord, id: Int64, blobCapacity: Int) {
         self.id = id
         apnsKey = SQLiteLookupKey.apnsIDKey(record.apnsID)
         tokenKey = record.deviceToken.map(SQLiteLookupKey.tokenKey)
         receivedAt = record.receivedAt.nanosecondsSinceEpoch
         // The id, the columns (the texts' sizes guessed: a row that passes this grows once), an empty text, the
         // blob, two keys. Computing the columns' exact sizes called every column's closure twice.
-        var row = SQLiteRow(capacity: 9 + Self.columnBytesGuess + 5 + 5 + jsonCapacity + 9 + 9)
+        var row = SQLiteRow(capacity: 9 + Self.columnBytesGuess + 5 + 5 + blobCapacity + 9 + 9)
         row.append(id)
         for column in DeliveryRecord.columnFields { column.append(record, to: &row) }
-        row.append(text: "")  // the search column, kept for older files: search reads the record JSON
+        row.append(text: "")  // the search column, kept for older files: search reads the stored record
         self.row = row
     }
 

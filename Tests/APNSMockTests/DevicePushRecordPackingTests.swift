@@ -191,7 +191,7 @@ import Testing
             let directBytes = direct.packedBytes(push)
             let recordBytes = fromRecord.packedBytes(reference)
             #expect(directBytes != nil && directBytes == recordBytes, "\(test.name)")
-            let pools = direct.shared.snapshot()
+            let pools = direct.shared!.snapshot()
             let back = directBytes.flatMap { bytes in
                 bytes.withUnsafeBufferPointer {
                     PackedDeliveryRecord.unpack(

@@ -10,8 +10,8 @@ extension DeliveryPacker {
         self.init(shared: SharedDeliveryPools(pools))
     }
 
-    /// A copy of the pools the packed records refer to.
-    var pools: DeliveryInternPools { shared.snapshot() }
+    /// A copy of the pools the packed records refer to (a packer with pools).
+    var pools: DeliveryInternPools { shared!.snapshot() }
 
     /// The bytes the store would copy into its arena for `record`; nil when it would keep the record whole.
     mutating func pack(_ record: DeliveryRecord) -> [UInt8]? {
@@ -22,7 +22,7 @@ extension DeliveryPacker {
 
 extension PackedDeliveryRecord {
     static func unpack(
-        _ bytes: [UInt8], id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools
+        _ bytes: [UInt8], id: Int64, receivedAt: Timestamp, pools: DeliveryInternPools?
     ) -> DeliveryRecord? {
         bytes.withUnsafeBufferPointer { unpack($0, id: id, receivedAt: receivedAt, pools: pools) }
     }

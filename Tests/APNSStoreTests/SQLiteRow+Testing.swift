@@ -48,8 +48,14 @@ extension SQLiteRow {
 }
 
 extension EncodedDelivery {
-    /// `json`: the record's JSON form as the store keeps it (id 0).
+    /// `json`: the record's JSON form as files before schema version 5 keep it (id 0); or any other `record` blob.
     init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
         self.init(record, id: id, jsonCapacity: json.count) { writer in json.withUnsafeBytes { writer.appendRaw($0) } }
+    }
+
+    /// The `record` blob of the row (the value before the two lookup keys).
+    var storedRecord: [UInt8] {
+        guard case .blob(let stored)? = row.values.dropLast(2).last else { preconditionFailure("no record blob") }
+        return stored
     }
 }

@@ -41,7 +41,7 @@ import Testing
             let fromWriter = EncodedDelivery(record, id: 0)
             var assigned = fromWriter
             assigned.assign(id: Int64(2 * offset + 1))
-            let fromArray = EncodedDelivery(record, id: Int64(2 * offset + 2), json: record.jsonBytes)
+            let fromArray = EncodedDelivery(record, id: Int64(2 * offset + 2), json: fromWriter.storedRecord)
             #expect(assigned.id == Int64(2 * offset + 1))
             #expect(Array(assigned.row.bytes.dropFirst(9)) == Array(fromArray.row.bytes.dropFirst(9)))
             try insert.run(assigned.row)
@@ -57,11 +57,13 @@ import Testing
         for pair in stride(from: 0, to: rows.count, by: 2) {
             #expect(rows[pair] == rows[pair + 1], "record \(pair / 2)")
         }
-        // The blob is the record's JSON (id 0), which reads back as the record.
+        // The blob is the packed record, which reads back as the record.
         for (offset, record) in Self.records.enumerated() {
-            let blob = try #require(EncodedDelivery(record, id: 1, json: record.jsonBytes).row.values.dropLast(2).last)
-            guard case .blob(let json) = blob else { Issue.record("no blob"); continue }
-            #expect(json == record.jsonBytes, "record \(offset)")
+            let stored = EncodedDelivery(record, id: 1).storedRecord
+            #expect(stored.first == SQLiteStoredRecord.packedTag, "record \(offset)")
+            #expect(
+                try SQLiteStoredRecord.record(stored, id: 1, receivedAt: record.receivedAt.nanosecondsSinceEpoch)
+                    == record.withID(1), "record \(offset)")
         }
     }
 
@@ -78,7 +80,7 @@ import Testing
         try connection.prepare(SQLiteSchema.insert(rowCount: together.count)).run(rows: together)
         let alone = try connection.prepare(SQLiteSchema.insert)
         for (offset, record) in records.enumerated() {
-            try alone.run(EncodedDelivery(record, id: Int64(1_000 + offset), json: record.jsonBytes).row)
+            try alone.run(EncodedDelivery(record, id: Int64(1_000 + offset)).row)
         }
         let read = try connection.prepare("SELECT * FROM deliveries ORDER BY id")
         try read.bind([])

@@ -1,0 +1,141 @@
+import APNSCore
+import DeliveryFixtures
+import Foundation
+import Testing
+
+@testable import APNSStore
+
+/// Schema version 5 keeps each record packed and self-contained (`SQLiteStoredRecord`) where earlier files kept its
+/// JSON: every shape of record reads back as the same value, and answers with the same bytes, from either form,
+/// through the store and an archive, in a file that holds rows of both.
+@Suite struct SQLiteStoredRecordTests {
+    static let records: [(String, DeliveryRecord)] = PackedDeliveryRecordTests.records + [
+        ("TLS without ALPN or SNI, certificate with every field, fault, warnings, throttled outcome", DeliveryRecord(
+            receivedAt: Timestamp(nanosecondsSinceEpoch: 1_767_225_600_123_456_789), connectionID: 12,
+            clientAddress: "[2001:db8::1]:443", environment: .production,
+            tls: TLSInfo(alpn: nil, version: "TLSv1.2", cipher: "ECDHE-RSA-AES128-GCM-SHA256", serverName: nil),
+            method: "POST", path: "/3/device/abc", deviceToken: "abc",
+            headers: [HeaderField("apns-topic", "com.example.app"), HeaderField("x-ünï", "värde \"q\" \\ \n")],
+            payload: Array(#"{"aps":{"alert":"ünïcode ✓ 🙂"}}"#.utf8), status: 200, reason: nil,
+            apnsID: "not-a-uuid", apnsUniqueID: nil,
+            warnings: [
+                PushWarning(code: "a", message: "first"), PushWarning(code: "b", message: "second"),
+                PushWarning(code: "c", message: ""), PushWarning(code: "d", message: "fourth"),
+                PushWarning(code: "e", message: "fifth, past the packer's remembered places"),
+            ],
+            explanation: "throttled", ruleID: "rule-1", strict: false, pushType: "liveactivity",
+            topic: "com.example.app.push-type.liveactivity",
+            liveActivity: LiveActivityOutcome(code: "throttled", explanation: "throttled: budget spent"),
+            latencyMicroseconds: 1_234_567,
+            injected: InjectedFault(
+                faultJSON: #"{"delay":250,"status":200}"#, index: 0, effect: "delay", rulesAnswer: "200"),
+            clientCertificate: ClientCertificateSummary(
+                subject: "UID=com.example.app,CN=Apple Development IOS Push Services: com.example.app",
+                bundleID: "com.example.app", environments: ["development", "production"],
+                topics: ["com.example.app", "com.example.app.voip"], trusted: false, problem: "not trusted: self-signed",
+                sha256: String(repeating: "ab", count: 32)))),
+        ("a 300 KB payload and 40 headers", DeliveryRecord(
+            receivedAt: .zero, connectionID: 1, clientAddress: "a", method: "POST", path: "/3/device/00ff",
+            deviceToken: "00ff", headers: (0..<40).map { HeaderField("x-header-\($0)", String(repeating: "v", count: $0)) },
+            payload: Array(repeating: UInt8(ascii: "x"), count: 300_000), status: 413, reason: "PayloadTooLarge",
+            apnsID: "E0C3B1C6-7E29-4F1F-9E9A-2D2F1B1F0A11", pushType: "alert", topic: "t", latencyMicroseconds: 3)),
+        ("empty strings everywhere", DeliveryRecord(
+            receivedAt: .zero, connectionID: 0, clientAddress: "", environment: .development,
+            tls: TLSInfo(alpn: "", version: "", cipher: "", serverName: ""), method: "", path: "", deviceToken: "",
+            headers: [HeaderField("", "")], providerToken: ProviderTokenSummary(header: "", claims: "", fingerprint: ""),
+            payload: [], status: 200, reason: "", apnsID: "", apnsUniqueID: "", warnings: [PushWarning(code: "", message: "")],
+            explanation: "", ruleID: "", pushType: "", topic: "", liveActivity: LiveActivityOutcome(code: "", explanation: ""),
+            latencyMicroseconds: 0,
+            injected: InjectedFault(faultJSON: "{}", index: -1, effect: "", rulesAnswer: ""),
+            clientCertificate: ClientCertificateSummary(
+                subject: "", bundleID: "", environments: [""], topics: [""], trusted: true, problem: "", sha256: ""))),
+        ("fixture Live Activity update", makeRecord(pushType: "liveactivity", liveActivityCode: "ignoredOlderTimestamp")),
+    ]
+
+    /// The blob the store writes now, and the JSON an earlier release wrote for the same record.
+    static func forms(_ record: DeliveryRecord) -> (packed: [UInt8], json: [UInt8]) {
+        (EncodedDelivery(record, id: 0).storedRecord, record.withID(0).jsonBytes)
+    }
+
+    /// By index: a record's description (a 300 KB payload) would fill the test log.
+    @Test(arguments: records.indices)
+    func bothFormsReadBackAsTheSameRecord(_ index: Int) throws {
+        let (name, record) = Self.records[index]
+        let (packed, json) = Self.forms(record)
+        #expect(packed.first == SQLiteStoredRecord.packedTag, "\(name)")
+        let receivedAt = record.receivedAt.nanosecondsSinceEpoch
+        let fromPacked = try SQLiteStoredRecord.record(packed, id: 5, receivedAt: receivedAt)
+        let fromJSON = try SQLiteStoredRecord.record(json, id: 5, receivedAt: receivedAt)
+        #expect(fromPacked == record.withID(5), "\(name)")
+        #expect(fromPacked == fromJSON, "\(name)")
+        #expect(
+            fromPacked.jsonBytes(providerTokenAsObjects: true) == fromJSON.jsonBytes(providerTokenAsObjects: true),
+            "\(name)")
+        #expect(packed.count < json.count, "\(name): \(packed.count) packed bytes, \(json.count) of JSON")
+    }
+
+    @Test func aLiveActivityUpdatePacksToLessThanHalfItsJSON() {
+        let (packed, json) = Self.forms(PackedDeliveryRecordTests.liveActivity)
+        #expect(packed.count * 2 < json.count, "\(packed.count) packed bytes, \(json.count) of JSON")
+    }
+
+    @Test func aDamagedPackedRecordIsReportedAsCorrupt() throws {
+        let (packed, _) = Self.forms(PackedDeliveryRecordTests.liveActivity)
+        for damaged in [Array(packed.dropLast()), packed + [0], [SQLiteStoredRecord.packedTag]] {
+            #expect(throws: DeliveryStoreError.corruptRecord(id: 3, detail: "not a packed record")) {
+                try SQLiteStoredRecord.record(damaged, id: 3, receivedAt: 0)
+            }
+        }
+    }
+
+    /// A version-4 file holding every record as JSON, then opened by the store, which appends every record again
+    /// (packed): each pair reads back equal through the store and an archive, and the filters the reader moves to
+    /// Swift for packed rows (`device`, `q`) select both rows of a pair.
+    @Test func aFileWithRowsOfBothFormsAnswersTheSameForEach() throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory.path(SQLiteDeliveryStore.fileName)
+        let records = Self.records.map(\.1)
+        do {
+            let connection = try SQLiteConnection(path: path, mode: .readWrite)
+            defer { connection.close() }
+            try connection.execute("PRAGMA journal_mode=WAL")
+            try connection.execute(SQLiteSchema.createTable + "\nPRAGMA user_version = 4;")
+            let insert = try connection.prepare(SQLiteSchema.insert)
+            for (offset, record) in records.enumerated() {
+                try insert.run(EncodedDelivery(record, id: Int64(offset + 1), json: record.withID(0).jsonBytes).row)
+            }
+        }
+        let store = try SQLiteDeliveryStore(path: path, retention: RetentionPolicy(maxCount: 1_000, maxAge: nil))
+        let packedIDs = records.map { appendDurably(store, $0) }
+        let jsonIDs = records.indices.map { Int64($0 + 1) }
+        let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
+        for reader in [store as any DeliveryReader, archive] {
+            for (offset, record) in records.enumerated() {
+                let json = try #require(try reader.delivery(id: jsonIDs[offset]))
+                let packed = try #require(try reader.delivery(id: packedIDs[offset]))
+                #expect(json.withID(0) == packed.withID(0), "record \(offset)")
+                #expect(packed == record.withID(packedIDs[offset]), "record \(offset)")
+                #expect(
+                    json.withID(0).jsonBytes(providerTokenAsObjects: true)
+                        == packed.withID(0).jsonBytes(providerTokenAsObjects: true), "record \(offset)")
+            }
+            for handling in [DeviceHandling.applied, .ignored, .dropped, .throttled] {
+                let expected = records.indices.filter { records[$0].deviceHandling == handling }
+                let found = try reader.deliveries(
+                    DeliveryQuery(filter: DeliveryFilter(device: handling), limit: 1_000, order: .oldestFirst)
+                ).map(\.id)
+                #expect(found == expected.map { jsonIDs[$0] } + expected.map { packedIDs[$0] }, "\(handling)")
+                let newest = try reader.deliveries(DeliveryQuery(filter: DeliveryFilter(device: handling), limit: 1))
+                #expect(newest.map(\.id) == expected.last.map { [packedIDs[$0]] } ?? [], "\(handling)")
+            }
+            for text in ["throttled", "ünïcode", "com.example.app", "54a6ad69", "0123456789ABCDEF0123", "nothing-like-it"] {
+                let expected = records.indices.filter { records[$0].searchText.contains(text.lowercased()) }
+                let found = try reader.deliveries(
+                    DeliveryQuery(filter: DeliveryFilter(text: text), limit: 1_000, order: .oldestFirst)
+                ).map(\.id)
+                #expect(found == expected.map { jsonIDs[$0] } + expected.map { packedIDs[$0] }, "\(text)")
+            }
+        }
+        store.close()
+    }
+}
