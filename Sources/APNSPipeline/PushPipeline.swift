@@ -68,7 +68,7 @@ public struct PushPipeline: Sendable {
         }
         if faultReplacesAnswer {
             // The fault's answer stands: no device, no strict mode.
-        } else if verdict.isAccepted, verdict.pushType == .liveactivity, let device {
+        } else if verdict.acceptedPushType == .liveactivity, let device {
             liveActivity = deliver(request, verdict: &verdict, to: device, apnsID: apnsID, now: now)
         } else {
             validator.applyStrictMode(to: &verdict)
@@ -96,19 +96,26 @@ public struct PushPipeline: Sendable {
     private func deliver(
         _ request: HTTPRequest, verdict: inout Verdict, to device: LiveActivityDevice, apnsID: String, now: Timestamp
     ) -> LiveActivityDeviceOutcome? {
-        let push = LiveActivityPush(
-            deviceToken: verdict.deviceToken ?? "", topic: verdict.topic ?? "", priority: verdict.priority ?? 10,
-            apnsID: apnsID, payload: request.body, parsedPayload: verdict.payload)
-        // Strict mode over the rules' warnings and then the device's: the same first match as over both joined,
-        // without joining them (the closure runs under the device's lock).
-        let rulesAdmit = validator.strictRejection(for: verdict.warnings) == nil
+        // The findings read with one look at the verdict's case (each look copies the whole verdict first).
+        let (push, rulesAdmit, rulesWarned) = verdict.readFindings { findings in
+            (
+                LiveActivityPush(
+                    deviceToken: findings.facts.deviceToken ?? "", topic: findings.facts.topic ?? "",
+                    priority: findings.facts.priority ?? 10, apnsID: apnsID, payload: request.body,
+                    parsedPayload: findings.payload),
+                // Strict mode over the rules' warnings and then the device's: the same first match as over both
+                // joined, without joining them (the closure below runs under the device's lock).
+                validator.strictRejection(for: findings.warnings) == nil,
+                !findings.warnings.isEmpty
+            )
+        }
         let reception = device.receive(push, now: now) { deviceWarnings in
             rulesAdmit && validator.strictRejection(for: deviceWarnings) == nil
         }
         // Appended only when there are some; taken as they are when the rules had none (no new array).
         let deviceWarnings = reception.warnings
         if !deviceWarnings.isEmpty {
-            if verdict.warnings.isEmpty { verdict.warnings = deviceWarnings } else { verdict.warnings += deviceWarnings }
+            if rulesWarned { verdict.warnings += deviceWarnings } else { verdict.warnings = deviceWarnings }
         }
         guard case .received(let result) = reception else {
             validator.applyStrictMode(to: &verdict)
@@ -127,5 +134,18 @@ public struct PushPipeline: Sendable {
     /// GOAWAY debug data as APNs sends it: `{"reason":"…"}` (A-SEND), `Shutdown` when the script names none.
     static func goAwayDebugData(reason: String?) -> [UInt8] {
         Array((try? JSONEncoder().encode(ErrorBody(reason: reason ?? "Shutdown"))) ?? Data())
+    }
+}
+
+extension Verdict {
+    /// The push type of an accepted verdict (`isAccepted`), nil otherwise: one look at the case instead of two
+    /// (each look copies the whole verdict first).
+    fileprivate var acceptedPushType: PushType? {
+        switch self {
+        case .accepted(let findings): findings.facts.pushType
+        case .rejected(let rejection, let findings): rejection.reason.status == 200 ? findings.facts.pushType : nil
+        case .mockAnswer(let answer, let findings): answer.status == 200 ? findings.facts.pushType : nil
+        case .unanswered: nil
+        }
     }
 }

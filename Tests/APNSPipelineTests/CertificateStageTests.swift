@@ -52,4 +52,26 @@ import Testing
         } ?? []
         #expect(decision.actions == expected)
     }
+
+    /// The refusal is read from the rules' rejection, or from a mock answer that is not strict mode's (its `reason`
+    /// string as APNs' reason); strict answers, unanswered pushes and answers a fault replaced keep the connection.
+    @Test func refusalActionFollowsTheAnswersCase() {
+        let goAway = ConnectionAction.goAway(errorCode: 0, debugData: Array(#"{"reason":"BadCertificate"}"#.utf8))
+        let rejected = Verdict.rejected(APNsRejection(.badCertificate), PushFindings())
+        let scripted = Verdict.mockAnswer(
+            MockAnswer(origin: .scripted, status: 403, wireReason: "BadCertificate"), PushFindings())
+        let strict = Verdict.mockAnswer(
+            MockAnswer(origin: .strictMode(code: "x"), status: 403, wireReason: "BadCertificate"), PushFindings())
+        let unknownReason = Verdict.mockAnswer(
+            MockAnswer(origin: .scripted, status: 403, wireReason: "NotAReason"), PushFindings())
+        #expect(PushPipeline.certificateRefusalAction(for: rejected, faultReplacesAnswer: false) == goAway)
+        #expect(PushPipeline.certificateRefusalAction(for: rejected, faultReplacesAnswer: true) == nil)
+        #expect(PushPipeline.certificateRefusalAction(for: scripted, faultReplacesAnswer: false) == goAway)
+        #expect(PushPipeline.certificateRefusalAction(for: strict, faultReplacesAnswer: false) == nil)
+        #expect(PushPipeline.certificateRefusalAction(for: unknownReason, faultReplacesAnswer: false) == nil)
+        #expect(PushPipeline.certificateRefusalAction(
+            for: .rejected(APNsRejection(.badDeviceToken), PushFindings()), faultReplacesAnswer: false) == nil)
+        #expect(PushPipeline.certificateRefusalAction(for: .unanswered(PushFindings()), faultReplacesAnswer: false) == nil)
+        #expect(PushPipeline.certificateRefusalAction(for: .accepted(PushFindings()), faultReplacesAnswer: false) == nil)
+    }
 }

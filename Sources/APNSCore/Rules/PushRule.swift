@@ -4,25 +4,34 @@
 public struct PushRule: Sendable {
     /// Stable identifier (`route.path`, `topic.push-type-suffix`, …), reported as `Verdict.ruleID`.
     public let id: String
-    private let check: @Sendable (inout PushEvaluation) -> RuleRejection?
+    /// A thin function (no captured context): reading a rule out of the rule list to run it retains nothing (a
+    /// closure's context and the id were retained and released for every rule of every push).
+    private let check: Check
+    /// A rule of `PushRule.topicShape` (`init(topicShape:check:)`): a flag read by `apply` rather than a closure
+    /// wrapping `check`, which a thin function cannot be.
+    private let isTopicShape: Bool
 
-    public init(id: String, check: @escaping @Sendable (inout PushEvaluation) -> RuleRejection?) {
+    /// A rule's check: a closure that captures nothing.
+    public typealias Check = @convention(thin) (inout PushEvaluation) -> RuleRejection?
+
+    public init(id: String, check: Check) {
         self.id = id
         self.check = check
+        self.isTopicShape = false
     }
 
     /// A rule of `PushRule.topicShape`: pure (no warnings, no facts changed), so it passes at once for the topic
     /// authentication already found well-formed (`PushEvaluation.wellFormedTopic`).
-    init(topicShape id: String, check: @escaping @Sendable (inout PushEvaluation) -> RuleRejection?) {
-        self.init(id: id) { evaluation in
-            if let topic = evaluation.facts.topic, evaluation.wellFormedTopic == topic { return nil }
-            return check(&evaluation)
-        }
+    init(topicShape id: String, check: Check) {
+        self.id = id
+        self.check = check
+        self.isTopicShape = true
     }
 
     /// Runs the rule; nil means "passes, go on".
     public func apply(to evaluation: inout PushEvaluation) -> RuleRejection? {
-        check(&evaluation)
+        if isTopicShape, let topic = evaluation.facts.topic, evaluation.wellFormedTopic == topic { return nil }
+        return check(&evaluation)
     }
 }
 

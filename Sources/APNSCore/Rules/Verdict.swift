@@ -35,6 +35,13 @@ public enum Verdict: Sendable, Hashable {
         }
     }
 
+    /// `body` applied to the findings, with one look at the case: each look at a verdict's case (every accessor
+    /// below) first copies the whole verdict, so a caller that reads several fields reads them here at once.
+    @inlinable
+    public func readFindings<Result>(_ body: (PushFindings) -> Result) -> Result {
+        body(findings)
+    }
+
     /// Changes the findings in place: the case is taken apart (moved, not copied) and put together again. Setting
     /// one field through `findings` copied the whole findings out and back; a `_modify` accessor allocated its
     /// coroutine frame (one `malloc` per push).
