@@ -2,7 +2,8 @@ import HTTPContract
 import CNative
 
 /// Moves bytes between one client's bufferevent (TLS or cleartext) and its `HTTP2ServerSession`, and between the
-/// session and the application's connection handler. Lives on its worker's thread only.
+/// session and the application's connection handler. Lives on its worker's thread only; its stored `var`s are not
+/// checked for exclusivity at run time (see `HTTP2ServerSession`).
 final class ConnectionDriver {
     let id: UInt64
     private let bufferEvent: OpaquePointer
@@ -11,18 +12,18 @@ final class ConnectionDriver {
     private let localPort: Int
     private let listenerLabel: String
 
-    private var session: HTTP2ServerSession?
-    private var handler: (any HTTP2ConnectionHandler)?
-    private var sniffer: PrefaceSniffer? = PrefaceSniffer()
-    private var closeWhenFlushed = false
-    private var readingPaused = false
-    private var closed = false
-    private var output: [UInt8] = []
+    @exclusivity(unchecked) private var session: HTTP2ServerSession?
+    @exclusivity(unchecked) private var handler: (any HTTP2ConnectionHandler)?
+    @exclusivity(unchecked) private var sniffer: PrefaceSniffer? = PrefaceSniffer()
+    @exclusivity(unchecked) private var closeWhenFlushed = false
+    @exclusivity(unchecked) private var readingPaused = false
+    @exclusivity(unchecked) private var closed = false
+    @exclusivity(unchecked) private var output: [UInt8] = []
     /// Handshake, idle and incomplete-stream deadlines (`ConnectionTimeouts`).
-    private var timeouts: ConnectionTimeouts
-    private var timer: OpaquePointer?
+    @exclusivity(unchecked) private var timeouts: ConnectionTimeouts
+    @exclusivity(unchecked) private var timer: OpaquePointer?
     /// When the timer fires next (monotonic nanoseconds).
-    private var timerDeadline: UInt64 = 0
+    @exclusivity(unchecked) private var timerDeadline: UInt64 = 0
 
     init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, listenerLabel: String) {
         self.id = id
