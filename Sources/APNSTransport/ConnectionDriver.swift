@@ -97,13 +97,14 @@ final class ConnectionDriver {
         // Until the session exists (TLS handshake not yet reported), bytes stay in the input buffer.
         guard let session, let input = bufferevent_get_input(bufferEvent) else { return }
         let length = evbuffer_get_length(input)
-        guard length > 0, let bytes = evbuffer_pullup(input, -1) else { return }
+        guard length > 0 else { return }
         defer { evbuffer_drain(input, length) }
         timeouts.lastActivity = ConnectionTimeouts.uptime()
-        let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
         guard !closeWhenFlushed else { return }
 
         if var sniffer {
+            guard let bytes = evbuffer_pullup(input, -1) else { return }
+            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
             switch sniffer.feed(buffer) {
             case .needMoreBytes:
                 self.sniffer = sniffer
@@ -121,7 +122,7 @@ final class ConnectionDriver {
                 schedule(timeouts.nextCheck(handshakeDone: true, openStreams: session.openStreamCount, oldestIncompleteStream: nil))
             }
         } else {
-            session.receive(buffer)
+            Self.receive(input, length: length, into: session)
         }
         if session.openStreamCount > 0 && timerDeadline > timeouts.lastActivity &+ timeouts.incompleteStream {
             // A stream may have begun: look again no later than its timeout.
@@ -130,6 +131,28 @@ final class ConnectionDriver {
         dispatchEvents()
         worker.deliverPendingResponses()
         flush()
+    }
+
+    /// Feeds the first `length` bytes of `input` to `session` where they lie, one chain of the buffer after
+    /// another (nghttp2 takes a frame in pieces): no `evbuffer_pullup`, which copied the read into one piece
+    /// whenever it spanned chains (TLS records of pipelined requests). A read in more than 8 pieces is made
+    /// contiguous first.
+    private static func receive(_ input: OpaquePointer, length: Int, into session: HTTP2ServerSession) {
+        let capacity = 8
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: capacity) { pieces in
+            let count = Int(evbuffer_peek(input, length, nil, pieces.baseAddress, Int32(capacity)))
+            guard count <= capacity else {
+                guard let bytes = evbuffer_pullup(input, length) else { return }
+                session.receive(UnsafeRawBufferPointer(start: bytes, count: length))
+                return
+            }
+            var remaining = length
+            for piece in pieces[..<count] where remaining > 0 {
+                let size = min(piece.iov_len, remaining)
+                remaining -= size
+                guard session.receive(UnsafeRawBufferPointer(start: piece.iov_base, count: size)) else { return }
+            }
+        }
     }
 
     fileprivate func writable() {
