@@ -31,6 +31,11 @@ extension HTTP2ServerSession {
         @exclusivity(unchecked) var receivedAt: Timestamp
         /// Monotonic nanoseconds when its HEADERS began (incomplete-stream timeout).
         @exclusivity(unchecked) var startedAt: UInt64
+        /// Its id, and its neighbours in the session's list of open streams (`HTTP2ServerSession.openStreams`): the
+        /// next one held, the previous one not (it holds this one).
+        @exclusivity(unchecked) var streamID: Int32 = 0
+        @exclusivity(unchecked) var next: StreamState?
+        @exclusivity(unchecked) unowned(unsafe) var previous: StreamState?
 
         init(receivedAt: Timestamp, startedAt: UInt64) {
             self.receivedAt = receivedAt

@@ -39,7 +39,11 @@ final class HTTP2ServerSession {
     /// The last `:path`: repeated by a sender to one device token, new on every request to many (kept apart so
     /// that it does not push the other values out of `recentValues`).
     private let recentPaths = RecentHeaderValues(capacity: 1)
-    @exclusivity(unchecked) private var streams: [Int32: StreamState] = [:]
+    /// The open streams' states, newest first, linked through the states themselves (`StreamState.next`): a stream
+    /// is added and removed without a dictionary's hashing of its id, and found by id through nghttp2's stream user
+    /// data (`beginHeaders`).
+    @exclusivity(unchecked) private var openStreams: StreamState?
+    @exclusivity(unchecked) private(set) var openStreamCount = 0
     /// Closed streams' objects, reused for new streams (shared by the sessions of one event-loop thread).
     private let spareStreams: SpareStreams
     /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
@@ -124,7 +128,12 @@ final class HTTP2ServerSession {
     }
 
     deinit {
-        for stream in streams.values { releaseBody(of: stream) }
+        // Unlinked one by one, so that a long list is not released recursively.
+        while let stream = openStreams {
+            releaseBody(of: stream)
+            openStreams = stream.next
+            stream.next = nil
+        }
         nghttp2_session_del(session)
     }
 
@@ -155,9 +164,13 @@ final class HTTP2ServerSession {
     func resetIncompleteStreams(startedBefore cutoff: UInt64) -> Int {
         precondition(!insideNGHTTP2)
         var count = 0
-        for (streamID, stream) in streams where !stream.dispatched && !stream.refused && stream.startedAt < cutoff {
+        var next = openStreams
+        while let stream = next {
+            next = stream.next
+            guard !stream.dispatched && !stream.refused && stream.startedAt < cutoff else { continue }
             refuse(stream)
-            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+            _ = nghttp2_submit_rst_stream(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.streamID, NGHTTP2_CANCEL.rawValue)
             count += 1
         }
         return count
@@ -165,7 +178,13 @@ final class HTTP2ServerSession {
 
     /// When the oldest unfinished request began (monotonic nanoseconds), or nil when none is unfinished.
     var oldestIncompleteStreamStart: UInt64? {
-        streams.values.lazy.filter { !$0.dispatched && !$0.refused }.map(\.startedAt).min()
+        var oldest: UInt64?
+        var next = openStreams
+        while let stream = next {
+            next = stream.next
+            if !stream.dispatched && !stream.refused { oldest = min(oldest ?? .max, stream.startedAt) }
+        }
+        return oldest
     }
 
     /// Completed requests since the last call, in arrival order.
@@ -240,7 +259,6 @@ final class HTTP2ServerSession {
     /// True while the peer may still send or this side has frames to send.
     var wantsRead: Bool { nghttp2_session_want_read(session) != 0 }
     var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
-    var openStreamCount: Int { streams.count }
     /// Bytes in the HPACK encoder's dynamic table (RFC 7541 §4.1 sizes), for tests of `worthIndexing`.
     var encoderTableSize: Int { nghttp2_session_get_hd_deflate_dynamic_table_size(session) }
 
@@ -394,9 +412,13 @@ final class HTTP2ServerSession {
         } else {
             stream = StreamState(receivedAt: receivedAt, startedAt: startedAt)
         }
-        streams[streamID] = stream
+        stream.streamID = streamID
+        stream.next = openStreams
+        openStreams?.previous = stream
+        openStreams = stream
+        openStreamCount += 1
         headerBlockStream = (streamID, stream)
-        // Unretained: `streams` holds the state until nghttp2 closes the stream (`streamClosed`), after which
+        // Unretained: `openStreams` holds the state until nghttp2 closes the stream (`streamClosed`), after which
         // nghttp2 no longer hands this pointer out.
         nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
     }
@@ -532,8 +554,11 @@ final class HTTP2ServerSession {
         events.append(.request(streamID: streamID, stream: stream, bodyLength: stream.bodyLength))
     }
 
+    /// nghttp2 closes a stream (its user data, set by `beginHeaders`, is still there during the callback).
     fileprivate func streamClosed(streamID: Int32) {
-        if let stream = streams.removeValue(forKey: streamID) {
+        if let data = nghttp2_session_get_stream_user_data(session, streamID) {
+            let stream = Unmanaged<StreamState>.fromOpaque(data).takeUnretainedValue()
+            unlink(stream)
             releaseBody(of: stream)
             stream.responseBody = []
             stream.closed = true
@@ -542,6 +567,15 @@ final class HTTP2ServerSession {
         }
         if headerBlockStream?.id == streamID { headerBlockStream = nil }
         if !outgoingBodies.isEmpty { outgoingBodies[streamID] = nil }
+    }
+
+    /// Takes a stream's state out of `openStreams`.
+    private func unlink(_ stream: StreamState) {
+        if let previous = stream.previous { previous.next = stream.next } else { openStreams = stream.next }
+        stream.next?.previous = stream.previous
+        stream.next = nil
+        stream.previous = nil
+        openStreamCount -= 1
     }
 
     private func recycle(_ stream: StreamState) {
