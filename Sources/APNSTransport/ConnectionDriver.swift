@@ -2,7 +2,8 @@ import HTTPContract
 import CNative
 
 /// Moves bytes between one client's bufferevent (TLS or cleartext) and its `HTTP2ServerSession`, and between the
-/// session and the application's connection handler. Lives on its worker's thread only.
+/// session and the application's connection handler. Lives on its worker's thread only; its stored `var`s are not
+/// checked for exclusivity at run time (see `HTTP2ServerSession`).
 final class ConnectionDriver {
     let id: UInt64
     private let bufferEvent: OpaquePointer
@@ -11,18 +12,18 @@ final class ConnectionDriver {
     private let localPort: Int
     private let listenerLabel: String
 
-    private var session: HTTP2ServerSession?
-    private var handler: (any HTTP2ConnectionHandler)?
-    private var sniffer: PrefaceSniffer? = PrefaceSniffer()
-    private var closeWhenFlushed = false
-    private var readingPaused = false
-    private var closed = false
-    private var output: [UInt8] = []
+    @exclusivity(unchecked) private var session: HTTP2ServerSession?
+    @exclusivity(unchecked) private var handler: (any HTTP2ConnectionHandler)?
+    @exclusivity(unchecked) private var sniffer: PrefaceSniffer? = PrefaceSniffer()
+    @exclusivity(unchecked) private var closeWhenFlushed = false
+    @exclusivity(unchecked) private var readingPaused = false
+    @exclusivity(unchecked) private var closed = false
+    @exclusivity(unchecked) private var output: [UInt8] = []
     /// Handshake, idle and incomplete-stream deadlines (`ConnectionTimeouts`).
-    private var timeouts: ConnectionTimeouts
-    private var timer: OpaquePointer?
+    @exclusivity(unchecked) private var timeouts: ConnectionTimeouts
+    @exclusivity(unchecked) private var timer: OpaquePointer?
     /// When the timer fires next (monotonic nanoseconds).
-    private var timerDeadline: UInt64 = 0
+    @exclusivity(unchecked) private var timerDeadline: UInt64 = 0
 
     init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, listenerLabel: String) {
         self.id = id
@@ -96,13 +97,14 @@ final class ConnectionDriver {
         // Until the session exists (TLS handshake not yet reported), bytes stay in the input buffer.
         guard let session, let input = bufferevent_get_input(bufferEvent) else { return }
         let length = evbuffer_get_length(input)
-        guard length > 0, let bytes = evbuffer_pullup(input, -1) else { return }
+        guard length > 0 else { return }
         defer { evbuffer_drain(input, length) }
         timeouts.lastActivity = ConnectionTimeouts.uptime()
-        let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
         guard !closeWhenFlushed else { return }
 
         if var sniffer {
+            guard let bytes = evbuffer_pullup(input, -1) else { return }
+            let buffer = UnsafeRawBufferPointer(start: bytes, count: length)
             switch sniffer.feed(buffer) {
             case .needMoreBytes:
                 self.sniffer = sniffer
@@ -120,7 +122,7 @@ final class ConnectionDriver {
                 schedule(timeouts.nextCheck(handshakeDone: true, openStreams: session.openStreamCount, oldestIncompleteStream: nil))
             }
         } else {
-            session.receive(buffer)
+            Self.receive(input, length: length, into: session)
         }
         if session.openStreamCount > 0 && timerDeadline > timeouts.lastActivity &+ timeouts.incompleteStream {
             // A stream may have begun: look again no later than its timeout.
@@ -129,6 +131,28 @@ final class ConnectionDriver {
         dispatchEvents()
         worker.deliverPendingResponses()
         flush()
+    }
+
+    /// Feeds the first `length` bytes of `input` to `session` where they lie, one chain of the buffer after
+    /// another (nghttp2 takes a frame in pieces): no `evbuffer_pullup`, which copied the read into one piece
+    /// whenever it spanned chains (TLS records of pipelined requests). A read in more than 8 pieces is made
+    /// contiguous first.
+    private static func receive(_ input: OpaquePointer, length: Int, into session: HTTP2ServerSession) {
+        let capacity = 8
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: capacity) { pieces in
+            let count = Int(evbuffer_peek(input, length, nil, pieces.baseAddress, Int32(capacity)))
+            guard count <= capacity else {
+                guard let bytes = evbuffer_pullup(input, length) else { return }
+                session.receive(UnsafeRawBufferPointer(start: bytes, count: length))
+                return
+            }
+            var remaining = length
+            for piece in pieces[..<count] where remaining > 0 {
+                let size = min(piece.iov_len, remaining)
+                remaining -= size
+                guard session.receive(UnsafeRawBufferPointer(start: piece.iov_base, count: size)) else { return }
+            }
+        }
     }
 
     fileprivate func writable() {

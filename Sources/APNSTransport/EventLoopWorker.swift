@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// One thread running one libevent `event_base`, with its own listeners and the connections they accepted.
-/// Everything but `post`, `requestShutdown`, `waitUntilStopped` and `connectionCount` runs on that thread.
+/// Everything but `post`, `requestShutdown`, `waitUntilStopped` and `connectionCount` runs on that thread. The
+/// loop-thread `var`s touched per push are not checked for exclusivity at run time (see `HTTP2ServerSession`).
 final class EventLoopWorker: @unchecked Sendable {
     /// A response produced on any thread, waiting to be handed to its connection on this worker's thread.
     struct PendingResponse {
@@ -27,7 +28,7 @@ final class EventLoopWorker: @unchecked Sendable {
     private(set) var acceptPause: AcceptPause?
 
     private var listeners: [(listener: OpaquePointer, configuration: ListenerConfiguration)] = []
-    private var connections: [UInt64: ConnectionDriver] = [:]
+    @exclusivity(unchecked) private var connections: [UInt64: ConnectionDriver] = [:]
     private var wakeEvent: OpaquePointer?
     /// Accepted sockets other threads handed to this one (`ConnectionHandoff`), and the event that takes them.
     let handoff = ConnectionHandoff()
@@ -35,16 +36,16 @@ final class EventLoopWorker: @unchecked Sendable {
     /// Every worker of the server, to hand an accepted socket to the least loaded (set before threads start).
     let peers: EventLoopPeers
     private var shutdownEvent: OpaquePointer?
-    private var shuttingDown = false
+    @exclusivity(unchecked) private var shuttingDown = false
     private let inbox = Locked<[PendingResponse]>([])
     /// Responses produced on this worker's own thread (the in-memory store answers inside `handle`): queued without
     /// the inbox's lock and without waking the loop for each (`deliver`). Loop thread only.
-    private var localInbox: [PendingResponse] = []
+    @exclusivity(unchecked) private var localInbox: [PendingResponse] = []
     /// The loop thread's `pthread_self()` while the loop runs (0 before), to tell `deliver` it runs there.
     private let loopThread = Atomic<UInt>(0)
     /// The responses being handed out (`deliverPendingResponses`) and the connections they went to; loop thread only.
-    private var delivering: [PendingResponse] = []
-    private var touched: [ConnectionDriver] = []
+    @exclusivity(unchecked) private var delivering: [PendingResponse] = []
+    @exclusivity(unchecked) private var touched: [ConnectionDriver] = []
     /// Closed streams' objects, reused by every session of this thread.
     let spareStreams = SpareStreams(limit: 256)
     private let shutdownGrace = Locked<Double>(10)

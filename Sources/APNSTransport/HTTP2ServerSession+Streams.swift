@@ -2,34 +2,40 @@ import HTTPContract
 
 extension HTTP2ServerSession {
     /// Per-stream request assembly. A class, so that each header field and DATA chunk mutates the one instance in
-    /// place (a struct copied out of the dictionary per field made a large header block cost quadratic time).
+    /// place (a struct copied out of the dictionary per field made a large header block cost quadratic time). Its
+    /// properties are not checked for exclusivity at run time (see `HTTP2ServerSession`).
     final class StreamState {
-        var method: String?
-        var path: String?
-        var scheme: String?
-        var authority: String?
-        var host: String?
-        var headers: [HeaderField] = []
-        var body: [UInt8] = []
-        var bodyLength = 0
-        var headerListSize = 0
-        var dispatched = false
+        @exclusivity(unchecked) var method: String?
+        @exclusivity(unchecked) var path: String?
+        @exclusivity(unchecked) var scheme: String?
+        @exclusivity(unchecked) var authority: String?
+        @exclusivity(unchecked) var host: String?
+        @exclusivity(unchecked) var headers: [HeaderField] = []
+        @exclusivity(unchecked) var body: [UInt8] = []
+        @exclusivity(unchecked) var bodyLength = 0
+        @exclusivity(unchecked) var headerListSize = 0
+        @exclusivity(unchecked) var dispatched = false
         /// Set once `headerListSize` passed the limit: later fields are counted, not kept.
-        var headerListTooLarge = false
+        @exclusivity(unchecked) var headerListTooLarge = false
         /// Reset by this side (body caps, incomplete-stream timeout): later DATA is dropped.
-        var refused = false
+        @exclusivity(unchecked) var refused = false
         /// Dispatched, its request not yet handed over (`HTTP2ServerSession.forEachEvent`): not reused meanwhile.
-        var awaitingHandOver = false
+        @exclusivity(unchecked) var awaitingHandOver = false
         /// nghttp2 closed the stream.
-        var closed = false
+        @exclusivity(unchecked) var closed = false
         /// Body bytes counted against the connection's and the server's buffer budgets.
-        var reservedBodyBytes = 0
+        @exclusivity(unchecked) var reservedBodyBytes = 0
         /// The response body nghttp2 has still to read (`HTTP2ServerSession.respond`), from `responseBodyOffset`.
-        var responseBody: [UInt8] = []
-        var responseBodyOffset = 0
-        var receivedAt: Timestamp
+        @exclusivity(unchecked) var responseBody: [UInt8] = []
+        @exclusivity(unchecked) var responseBodyOffset = 0
+        @exclusivity(unchecked) var receivedAt: Timestamp
         /// Monotonic nanoseconds when its HEADERS began (incomplete-stream timeout).
-        var startedAt: UInt64
+        @exclusivity(unchecked) var startedAt: UInt64
+        /// Its id, and its neighbours in the session's list of open streams (`HTTP2ServerSession.openStreams`): the
+        /// next one held, the previous one not (it holds this one).
+        @exclusivity(unchecked) var streamID: Int32 = 0
+        @exclusivity(unchecked) var next: StreamState?
+        @exclusivity(unchecked) unowned(unsafe) var previous: StreamState?
 
         init(receivedAt: Timestamp, startedAt: UInt64) {
             self.receivedAt = receivedAt
@@ -94,7 +100,7 @@ extension HTTP2ServerSession {
 /// let go of them, no header or body storage. One per event-loop thread, shared by its sessions, so the objects
 /// kept are bounded however many connections the thread serves. Not thread-safe: used on its thread only.
 final class SpareStreams {
-    var items: [HTTP2ServerSession.StreamState] = []
+    @exclusivity(unchecked) var items: [HTTP2ServerSession.StreamState] = []
     let limit: Int
 
     init(limit: Int) {

@@ -13,6 +13,12 @@ import Dispatch
 /// last nghttp2-based `NGHTTP2Session`.)
 ///
 /// Not thread-safe: one session belongs to one event-loop thread.
+///
+/// Its stored `var`s (and `StreamState`'s, `SpareStreams`', `ConnectionDriver`'s and the event loop's per-push ones)
+/// are `@exclusivity(unchecked)`: the run-time check of each access to a class's stored property (a
+/// `swift_beginAccess` and its access-set entry, ~1,600 instructions per push across the transport) is left out.
+/// They are reached from one thread, and no access is held across a call that could reach the same property (the
+/// arrays changed in place are moved into locals first); the compiler still checks what it can see statically.
 final class HTTP2ServerSession {
     enum Event {
         /// A request is complete (END_STREAM) or its body passed `requestBodyLimit`.
@@ -24,8 +30,8 @@ final class HTTP2ServerSession {
 
     /// Work done on header fields, for tests that check a large header block costs linear work: every field seen,
     /// and those kept (decoded and stored; bounded by the header-list limit).
-    private(set) var headerFieldsSeen = 0
-    private(set) var headerFieldsKept = 0
+    @exclusivity(unchecked) private(set) var headerFieldsSeen = 0
+    @exclusivity(unchecked) private(set) var headerFieldsKept = 0
 
     private let session: OpaquePointer?
     /// Long header values of recent requests, reused when repeated (`RecentHeaderValues`).
@@ -33,31 +39,35 @@ final class HTTP2ServerSession {
     /// The last `:path`: repeated by a sender to one device token, new on every request to many (kept apart so
     /// that it does not push the other values out of `recentValues`).
     private let recentPaths = RecentHeaderValues(capacity: 1)
-    private var streams: [Int32: StreamState] = [:]
+    /// The open streams' states, newest first, linked through the states themselves (`StreamState.next`): a stream
+    /// is added and removed without a dictionary's hashing of its id, and found by id through nghttp2's stream user
+    /// data (`beginHeaders`).
+    @exclusivity(unchecked) private var openStreams: StreamState?
+    @exclusivity(unchecked) private(set) var openStreamCount = 0
     /// Closed streams' objects, reused for new streams (shared by the sessions of one event-loop thread).
     private let spareStreams: SpareStreams
     /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
     /// field finds its stream here instead of by a dictionary lookup (two per field).
-    private var headerBlockStream: (id: Int32, state: StreamState)?
+    @exclusivity(unchecked) private var headerBlockStream: (id: Int32, state: StreamState)?
     /// Shared by every session of a server (`totalBodyBufferLimit`).
     private let bodyBudget: BodyBufferBudget
     /// Body bytes this connection holds (`connectionBodyBufferLimit`).
-    private(set) var bufferedBodyBytes = 0
+    @exclusivity(unchecked) private(set) var bufferedBodyBytes = 0
     /// Streams to reset with REFUSED_STREAM once nghttp2 is off the stack (their DATA passed a body cap).
-    private var streamsToRefuse: [Int32] = []
+    @exclusivity(unchecked) private var streamsToRefuse: [Int32] = []
     /// The header block of the response being submitted, reused from one response to the next.
     private let responseFields = NameValueBuffer()
     /// The last value sent for each response field name on this connection (`worthIndexing`), for the first
     /// `rememberedResponseNames` names.
-    private var lastSentValues: [(name: String, value: String)] = []
+    @exclusivity(unchecked) private var lastSentValues: [(name: String, value: String)] = []
     static let rememberedResponseNames = 16
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
-    private var outgoingBodies = OutgoingBodies()
+    @exclusivity(unchecked) private var outgoingBodies = OutgoingBodies()
     /// What `forEachEvent` hands over next: completed streams are queued as their state objects and become an
     /// `HTTPRequest` only as each is handed over (built once, lent to the owner, never copied into a queue).
-    private var events: [QueuedEvent] = []
-    private var eventsBeingHandled: [QueuedEvent] = []
-    private var insideNGHTTP2 = false
+    @exclusivity(unchecked) private var events: [QueuedEvent] = []
+    @exclusivity(unchecked) private var eventsBeingHandled: [QueuedEvent] = []
+    @exclusivity(unchecked) private var insideNGHTTP2 = false
 
     private enum QueuedEvent {
         /// A dispatched stream; `bodyLength` as counted at dispatch.
@@ -66,20 +76,20 @@ final class HTTP2ServerSession {
     }
     /// Streams answered early (body over the limit) that may still receive DATA: once the response's END_STREAM
     /// has been sent (`responseEnded`), they are reset with NO_ERROR.
-    private var streamsToResetAfterResponse: Set<Int32> = []
-    private var responseEnded: Set<Int32> = []
+    @exclusivity(unchecked) private var streamsToResetAfterResponse: Set<Int32> = []
+    @exclusivity(unchecked) private var responseEnded: Set<Int32> = []
     /// GOAWAYs that accompany a response: sent once that response's END_STREAM is out, so that the response's DATA
     /// does not follow the GOAWAY (strict clients such as Python h2 refuse frames after GOAWAY).
-    private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = [:]
-    private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = []
+    @exclusivity(unchecked) private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = [:]
+    @exclusivity(unchecked) private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = []
 
     let connection: ConnectionInfo
     let settings: TransportSettings
     private let now: () -> Timestamp
-    private(set) var maxConcurrentStreams: UInt32
+    @exclusivity(unchecked) private(set) var maxConcurrentStreams: UInt32
 
     /// Set when nghttp2 reported a fatal error; the connection must be closed after the output is flushed.
-    private(set) var fatalError: String?
+    @exclusivity(unchecked) private(set) var fatalError: String?
 
     init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32,
          bodyBudget: BodyBufferBudget? = nil, spareStreams: SpareStreams = SpareStreams(limit: 32),
@@ -118,7 +128,12 @@ final class HTTP2ServerSession {
     }
 
     deinit {
-        for stream in streams.values { releaseBody(of: stream) }
+        // Unlinked one by one, so that a long list is not released recursively.
+        while let stream = openStreams {
+            releaseBody(of: stream)
+            openStreams = stream.next
+            stream.next = nil
+        }
         nghttp2_session_del(session)
     }
 
@@ -149,9 +164,13 @@ final class HTTP2ServerSession {
     func resetIncompleteStreams(startedBefore cutoff: UInt64) -> Int {
         precondition(!insideNGHTTP2)
         var count = 0
-        for (streamID, stream) in streams where !stream.dispatched && !stream.refused && stream.startedAt < cutoff {
+        var next = openStreams
+        while let stream = next {
+            next = stream.next
+            guard !stream.dispatched && !stream.refused && stream.startedAt < cutoff else { continue }
             refuse(stream)
-            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+            _ = nghttp2_submit_rst_stream(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.streamID, NGHTTP2_CANCEL.rawValue)
             count += 1
         }
         return count
@@ -159,7 +178,13 @@ final class HTTP2ServerSession {
 
     /// When the oldest unfinished request began (monotonic nanoseconds), or nil when none is unfinished.
     var oldestIncompleteStreamStart: UInt64? {
-        streams.values.lazy.filter { !$0.dispatched && !$0.refused }.map(\.startedAt).min()
+        var oldest: UInt64?
+        var next = openStreams
+        while let stream = next {
+            next = stream.next
+            if !stream.dispatched && !stream.refused { oldest = min(oldest ?? .max, stream.startedAt) }
+        }
+        return oldest
     }
 
     /// Completed requests since the last call, in arrival order.
@@ -234,7 +259,6 @@ final class HTTP2ServerSession {
     /// True while the peer may still send or this side has frames to send.
     var wantsRead: Bool { nghttp2_session_want_read(session) != 0 }
     var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
-    var openStreamCount: Int { streams.count }
     /// Bytes in the HPACK encoder's dynamic table (RFC 7541 §4.1 sizes), for tests of `worthIndexing`.
     var encoderTableSize: Int { nghttp2_session_get_hd_deflate_dynamic_table_size(session) }
 
@@ -388,9 +412,13 @@ final class HTTP2ServerSession {
         } else {
             stream = StreamState(receivedAt: receivedAt, startedAt: startedAt)
         }
-        streams[streamID] = stream
+        stream.streamID = streamID
+        stream.next = openStreams
+        openStreams?.previous = stream
+        openStreams = stream
+        openStreamCount += 1
         headerBlockStream = (streamID, stream)
-        // Unretained: `streams` holds the state until nghttp2 closes the stream (`streamClosed`), after which
+        // Unretained: `openStreams` holds the state until nghttp2 closes the stream (`streamClosed`), after which
         // nghttp2 no longer hands this pointer out.
         nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
     }
@@ -526,8 +554,11 @@ final class HTTP2ServerSession {
         events.append(.request(streamID: streamID, stream: stream, bodyLength: stream.bodyLength))
     }
 
+    /// nghttp2 closes a stream (its user data, set by `beginHeaders`, is still there during the callback).
     fileprivate func streamClosed(streamID: Int32) {
-        if let stream = streams.removeValue(forKey: streamID) {
+        if let data = nghttp2_session_get_stream_user_data(session, streamID) {
+            let stream = Unmanaged<StreamState>.fromOpaque(data).takeUnretainedValue()
+            unlink(stream)
             releaseBody(of: stream)
             stream.responseBody = []
             stream.closed = true
@@ -536,6 +567,15 @@ final class HTTP2ServerSession {
         }
         if headerBlockStream?.id == streamID { headerBlockStream = nil }
         if !outgoingBodies.isEmpty { outgoingBodies[streamID] = nil }
+    }
+
+    /// Takes a stream's state out of `openStreams`.
+    private func unlink(_ stream: StreamState) {
+        if let previous = stream.previous { previous.next = stream.next } else { openStreams = stream.next }
+        stream.next?.previous = stream.previous
+        stream.next = nil
+        stream.previous = nil
+        openStreamCount -= 1
     }
 
     private func recycle(_ stream: StreamState) {

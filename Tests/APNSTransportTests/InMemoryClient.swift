@@ -69,6 +69,17 @@ final class InMemoryClient {
 
     private var chunkSizes: [Int32: [Int]] = [:]
 
+    /// Opens a request stream with HEADERS only, without END_STREAM: the request stays incomplete.
+    @discardableResult
+    func openRequest(path: String) -> Int32 {
+        let fields = [(":method", "POST"), (":scheme", "https"), (":path", path), (":authority", "localhost")]
+        let streamID = withClientNameValues(fields) { nva in
+            nghttp2_submit_headers(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), -1, nil, nva.baseAddress, nva.count, nil)
+        }
+        responses[streamID] = Response()
+        return streamID
+    }
+
     func ping() { nghttp2_submit_ping(session, 0, nil) }
     func priority(streamID: Int32) {
         var spec = nghttp2_priority_spec()

@@ -37,3 +37,21 @@ extension RecentHeaderValuesTests {
         }
     }
 }
+
+extension RecentHeaderValuesTests {
+    /// A short value's key covers every one of its bytes, whatever its length: two values of one length that differ
+    /// in a single byte, at any position, never find each other's string.
+    @Test func shortValuesDifferingInAnyOneByteStayApart() {
+        var recent = RecentHeaderValues()
+        for length in 1...RecentHeaderValues.inlineLimit {
+            let base = (0..<length).map { UInt8(ascii: "a") + UInt8($0) }
+            for position in 0..<length {
+                var changed = base
+                changed[position] = UInt8(ascii: "Z")
+                for bytes in [base, changed, base, changed] {
+                    #expect(Self.decode(&recent, bytes) == String(decoding: bytes, as: UTF8.self), "\(bytes)")
+                }
+            }
+        }
+    }
+}
