@@ -80,7 +80,7 @@ final class PushConnection: HTTP2ConnectionHandler {
         let decision = application.decide(request, connection: &state.pointee, authenticator: authenticator)
         let latency = Int64(DispatchTime.now().uptimeNanoseconds - started) / 1000
         let apnsID = decision.record.apnsID
-        application.broadcast?.noteDevicePush(request, deviceOutcome: decision.record.liveActivity?.code, apnsID: apnsID)
+        application.broadcast?.noteDevicePush(request, deviceOutcome: decision.record.liveActivity, apnsID: apnsID)
         // The answer waits on the sink, so the completion captures the sink alone (no closure context per push).
         // A black hole sends nothing at all (nothing is held); the stream stays open until the client resets it.
         // A failed store answers `StoreFailureAnswer` with the record's apns-id, which the held answer carries
