@@ -153,12 +153,13 @@ public struct LiveActivityDeviceState: Sendable {
             receivedAt: now, apnsID: prepared.apnsID, event: prepared.check.eventText, priority: push.priority,
             timestamp: prepared.check.report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
+        // The entry goes into the timeline as made; a push-to-start's started activity gets a copy of it.
+        let startedEntry = decision.startedActivity == nil ? nil : Optional(entry)
         appendToTimeline(entry, in: &tokens, slot: slot)
         swap(&tokens, &self.tokens)
         if isNew { table.append(prepared.key) }
         var shownKey = key
-        if var started = decision.startedActivity {
-            var copy = entry
+        if var started = decision.startedActivity, var copy = startedEntry {
             copy.explanation += " (received on push-to-start token \(key))"
             started.timeline.append(copy, sequence: 0, limit: configuration.timelineLimit)
             store(started, key: started.activity.deviceToken)
@@ -213,7 +214,9 @@ public struct LiveActivityDeviceState: Sendable {
     /// `trimTimelines` would after: the same entries are kept. When pushes go round-robin to as many tokens as the
     /// limit, the oldest entry is the token's own, and its ring reuses that slot rather than growing to two slots
     /// with one vacated (100,000 tokens: ~10 MB).
-    private mutating func appendToTimeline(_ entry: TimelineRing.Stored, in tokens: inout [TokenRecord], slot: Int) {
+    private mutating func appendToTimeline(
+        _ entry: consuming TimelineRing.Stored, in tokens: inout [TokenRecord], slot: Int
+    ) {
         dropOldestEntries(keepingAtMost: max(configuration.timelineTotalLimit, 1) - 1, in: &tokens)
         let sequence = nextTimelineSequence
         nextTimelineSequence += 1
