@@ -112,48 +112,54 @@ public struct LiveActivityDeviceState: Sendable {
         _ push: LiveActivityPush, taking prepared: inout PreparedPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
         let key = prepared.key.text
-        // A known token's record is swapped out of its slot (the table holds `vacated` meanwhile), so `record` holds
-        // the only reference to the timeline's storage, and swapped back into the same slot: one hash lookup.
-        var record: TokenRecord
-        let slot = table.slot(of: prepared.key)
-        if let slot {
-            record = Self.vacated
-            swap(&record, &tokens[slot])
+        // The token's record is changed where it is, in `tokens` taken out of `self` while the push is applied (an
+        // array's reference, so it stays the only one and nothing is copied), so the record and the device's other
+        // fields are written side by side: one hash lookup, and no swap of the whole record out of its slot and
+        // back (three copies of it each way, with a placeholder record copied in). A token seen for the first time
+        // is appended at once and taken away again if the push is refused; the table learns it once applied.
+        var tokens: [TokenRecord] = []
+        swap(&tokens, &self.tokens)
+        let slot: Int
+        let isNew: Bool
+        if let found = table.slot(of: prepared.key) {
+            slot = found
+            isNew = false
         } else {
             if push.topic != lastTopic { lastTopic = push.topic }
-            record = TokenRecord(activity: StoredActivity(deviceToken: key, role: .activity, topic: lastTopic))
+            slot = tokens.count
+            isNew = true
+            tokens.append(TokenRecord(activity: StoredActivity(deviceToken: key, role: .activity, topic: lastTopic)))
         }
-        applyTimeLimits(&record, now: now)
-        let hasActivity = record.activity.state != nil
+        applyTimeLimits(&tokens[slot], now: now)
+        let hasActivity = tokens[slot].activity.state != nil
         // A check prepared with another configuration or time is done again (only the check: not the key or id).
         if !prepared.check.wasPrepared(for: configuration, now: now) {
             prepared.check = PreparedPayloadCheck(push, now: now, configuration: configuration)
         }
         // The report is finished and read where it is (no copy of the report or its payload).
         prepared.check.finish(
-            activityAttributesType: hasActivity ? record.activity.attributesType : nil,
-            activityAttributes: hasActivity ? record.activity.attributes : nil,
-            lastAppliedTimestamp: hasActivity ? record.activity.lastAppliedTimestamp : nil)
+            activityAttributesType: hasActivity ? tokens[slot].activity.attributesType : nil,
+            activityAttributes: hasActivity ? tokens[slot].activity.attributes : nil,
+            lastAppliedTimestamp: hasActivity ? tokens[slot].activity.lastAppliedTimestamp : nil)
         guard admit(prepared.check.report.warnings) else {
-            // Put the record back as it was (the time limits it had reached hold at `now` whoever reads it).
-            if let slot { swap(&record, &tokens[slot]) }
+            // A known token keeps its record as it was (the time limits it had reached hold at `now` whoever reads
+            // it); a new one leaves no trace.
+            if isNew { tokens.removeLast() }
+            swap(&tokens, &self.tokens)
             return .refused(warnings: prepared.check.report.warnings)
         }
-        let decision = decide(push, report: prepared.check.report, record: &record, now: now)
+        let decision = decide(push, report: prepared.check.report, record: &tokens[slot], now: now)
         let entry = TimelineRing.Stored(
             receivedAt: now, apnsID: prepared.apnsID, event: prepared.check.eventText, priority: push.priority,
             timestamp: prepared.check.report.payload?.timestamp, outcome: decision.outcome,
             explanation: decision.explanation)
-        if let slot {
-            appendToTimeline(entry, of: &record, slot: slot)
-            swap(&record, &tokens[slot])
-        } else {
-            appendToTimeline(entry, of: &record, slot: tokens.count)
-            add(record, key: prepared.key)
-        }
+        // The entry goes into the timeline as made; a push-to-start's started activity gets a copy of it.
+        let startedEntry = decision.startedActivity == nil ? nil : Optional(entry)
+        appendToTimeline(entry, in: &tokens, slot: slot)
+        swap(&tokens, &self.tokens)
+        if isNew { table.append(prepared.key) }
         var shownKey = key
-        if var started = decision.startedActivity {
-            var copy = entry
+        if var started = decision.startedActivity, var copy = startedEntry {
             copy.explanation += " (received on push-to-start token \(key))"
             started.timeline.append(copy, sequence: 0, limit: configuration.timelineLimit)
             store(started, key: started.activity.deviceToken)
@@ -164,9 +170,6 @@ public struct LiveActivityDeviceState: Sendable {
             outcome: decision.outcome, warnings: prepared.check.report.warnings, explanation: decision.explanation,
             issuedUpdateToken: decision.startedActivity?.activity.deviceToken, activityToken: shownKey))
     }
-
-    /// What a record's slot holds while its push is applied.
-    private static let vacated = TokenRecord(activity: StoredActivity(deviceToken: "", role: .activity, topic: ""))
 
     /// The token as the table keys it (lower case); a token already in lower case, as senders send them, is kept
     /// as it is rather than copied.
@@ -205,44 +208,30 @@ public struct LiveActivityDeviceState: Sendable {
         tokens.append(record)
     }
 
-    /// Appends `entry` to the token's timeline with the next sequence number and notes it in `timelineOrder`.
-    private mutating func appendToTimeline(_ entry: TimelineRing.Stored, of record: inout TokenRecord, slot: Int) {
-        makeRoom(in: &record, slot: slot)
+    /// Appends `entry` to the timeline of the token at `slot` of `tokens` (the device's records, out of `self`
+    /// while a push is applied) with the next sequence number and notes it in `timelineOrder`. The oldest entries
+    /// across every token go first until one more fits under `configuration.timelineTotalLimit`, as
+    /// `trimTimelines` would after: the same entries are kept. When pushes go round-robin to as many tokens as the
+    /// limit, the oldest entry is the token's own, and its ring reuses that slot rather than growing to two slots
+    /// with one vacated (100,000 tokens: ~10 MB).
+    private mutating func appendToTimeline(
+        _ entry: consuming TimelineRing.Stored, in tokens: inout [TokenRecord], slot: Int
+    ) {
+        dropOldestEntries(keepingAtMost: max(configuration.timelineTotalLimit, 1) - 1, in: &tokens)
         let sequence = nextTimelineSequence
         nextTimelineSequence += 1
-        let dropped = record.timeline.append(entry, sequence: sequence, limit: configuration.timelineLimit)
+        let dropped = tokens[slot].timeline.append(entry, sequence: sequence, limit: configuration.timelineLimit)
         timelineEntries += 1 - dropped
         timelineOrder.append(TimelineSlot(slot: Int32(truncatingIfNeeded: slot), sequence: sequence))
     }
 
-    /// Drops the oldest entries across every token until one more fits under `configuration.timelineTotalLimit`,
-    /// before an entry is appended to `record` (out of the table, at `slot`, while its push is applied), as
-    /// `trimTimelines` would after: the same entries are kept. When pushes go round-robin to as many tokens as the
-    /// limit, the oldest entry is the token's own, and its ring reuses that slot rather than growing to two slots
-    /// with one vacated (100,000 tokens: ~10 MB).
-    private mutating func makeRoom(in record: inout TokenRecord, slot current: Int) {
-        let limit = max(configuration.timelineTotalLimit, 1)
-        dropOldestEntries(keepingAtMost: limit - 1, outOfTable: current) { sequence in
-            guard record.timeline.oldestSequence == sequence else { return false }
-            record.timeline.dropOldest()
-            return true
-        }
-    }
-
-    /// Drops the oldest entries across every token while more than `kept` are kept, skipping the slots of entries
-    /// already gone. The entries of the token at `current`, whose record is out of the table while its push is
-    /// applied, go through `dropOutOfTable` (given the entry's sequence: false when it is gone already).
-    private mutating func dropOldestEntries(
-        keepingAtMost kept: Int, outOfTable current: Int = -1, dropOutOfTable: (Int) -> Bool = { _ in false }
-    ) {
+    /// Drops the oldest entries across every token of `tokens` (the device's records) while more than `kept` are
+    /// kept, skipping the slots of entries already gone.
+    private mutating func dropOldestEntries(keepingAtMost kept: Int, in tokens: inout [TokenRecord]) {
         while timelineEntries > kept, let slot = timelineOrder.popFirst() {
             let index = Int(slot.slot)
-            if index == current {
-                guard dropOutOfTable(slot.sequence) else { continue }
-            } else {
-                guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
-                tokens[index].timeline.dropOldest()
-            }
+            guard index < tokens.count, tokens[index].timeline.oldestSequence == slot.sequence else { continue }
+            tokens[index].timeline.dropOldest()
             timelineEntries -= 1
         }
     }
@@ -261,7 +250,10 @@ public struct LiveActivityDeviceState: Sendable {
     /// device remembers every token it has seen, so without this its memory grows with tokens × `timelineLimit`),
     /// then forgets stale slots when they outnumber the entries kept (passed slots go as they are dropped).
     mutating func trimTimelines() {
-        dropOldestEntries(keepingAtMost: max(configuration.timelineTotalLimit, 1))
+        var tokens: [TokenRecord] = []
+        swap(&tokens, &self.tokens)
+        dropOldestEntries(keepingAtMost: max(configuration.timelineTotalLimit, 1), in: &tokens)
+        swap(&tokens, &self.tokens)
         if timelineOrder.storageCount > 2 * max(timelineEntries, 1024) {
             timelineOrder = FrontDroppingArray(timelineOrder.elements.filter { slot in
                 let index = Int(slot.slot)

@@ -57,10 +57,11 @@ struct TimelineRing: Sendable {
     var oldestSequence: Int? { count > 0 ? storage[start].sequence : nil }
 
     /// Adds `entry` as the newest, with the device-wide `sequence`, dropping the oldest beyond `limit` (at least
-    /// 1); a limit changed since the last append is honoured at once. Returns how many entries it dropped.
+    /// 1); a limit changed since the last append is honoured at once. Returns how many entries it dropped. The
+    /// entry is taken, not lent: a lent one was copied twice (to set its sequence, then into its slot), each copy
+    /// retaining its strings.
     @discardableResult
-    mutating func append(_ entry: Stored, sequence: Int, limit: Int) -> Int {
-        var entry = entry
+    mutating func append(_ entry: consuming Stored, sequence: Int, limit: Int) -> Int {
         entry.sequence = sequence
         let limit = max(limit, 1)
         if count == limit && count == storage.count {  // full: the new entry takes the oldest one's slot

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSJSON
 import APNSLiveActivity
+import APNSPipeline
 import APNSStore
 import Foundation
 
@@ -93,9 +94,10 @@ final class BroadcastService: Sendable {
     }
 
     /// After a device push was answered: an accepted push-to-start whose `aps.input-push-channel` names a live
-    /// channel subscribes the activity it started (A-LA, A-BSEND).
-    func noteDevicePush(_ request: HTTPRequest, deviceOutcome: String?, apnsID: String) {
-        guard deviceOutcome == APNSLiveActivity.LiveActivityOutcome.applied.rawValue, !channels.isEmpty,
+    /// channel subscribes the activity it started (A-LA, A-BSEND). `deviceOutcome` is the record's, lent as it is
+    /// (its code taken out of it for the call copied both its strings and destroyed the explanation again).
+    func noteDevicePush(_ request: HTTPRequest, deviceOutcome: LiveActivityDeviceOutcome?, apnsID: String) {
+        guard deviceOutcome?.code == APNSLiveActivity.LiveActivityOutcome.applied.rawValue, !channels.isEmpty,
               request.value("apns-push-type")?.lowercased() == "liveactivity",
               Self.mayName(Self.inputPushChannelKey, in: request.body),
               let aps = JSONValue.parse(request.body)?["aps"], aps["event"]?.stringValue == "start",

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSLiveActivity
 import APNSMetrics
+import APNSPipeline
 import APNSStore
 import Foundation
 import Testing
@@ -33,7 +34,11 @@ import Testing
         let request = HTTPRequest(
             method: "POST", path: "/3/device/\(token)", headers: [HeaderField("apns-push-type", "liveactivity")], body: body,
             connection: ConnectionInfo(id: 1, remoteAddress: "test", localPort: 0, tls: nil, environment: environment))
-        service.noteDevicePush(request, deviceOutcome: outcome ?? result.outcome.rawValue, apnsID: "START-1")
+        service.noteDevicePush(
+            request,
+            deviceOutcome: LiveActivityDeviceOutcome(
+                code: outcome ?? result.outcome.rawValue, explanation: result.explanation),
+            apnsID: "START-1")
     }
 
     static func channel(_ service: BroadcastService, environment: APNsEnvironment = .development) -> String {
@@ -63,7 +68,8 @@ import Testing
             method: "POST", path: "/3/device/\(Self.token)", headers: [HeaderField("apns-push-type", "liveactivity")],
             body: body,
             connection: ConnectionInfo(id: 1, remoteAddress: "test", localPort: 0, tls: nil, environment: .development))
-        service.noteDevicePush(request, deviceOutcome: "applied", apnsID: "START-1")
+        service.noteDevicePush(
+            request, deviceOutcome: LiveActivityDeviceOutcome(code: "applied", explanation: ""), apnsID: "START-1")
         #expect(service.channels.channel(id: id)?.subscribers == [Self.token])
     }
 
