@@ -25,7 +25,7 @@ extension LiveActivityPayloadChecker {
             return
         }
         guard let (schema, note) = schemaForUpdate(contentState, context: context) else {
-            appendUncheckedWarning(context, into: &report)
+            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
             return
         }
         report.schema = schema
@@ -62,7 +62,7 @@ extension LiveActivityPayloadChecker {
                 "start without aps.attributes: push-to-start needs the static attributes of \(typeName)"))
         }
         guard !context.schemas.isEmpty else {
-            appendUncheckedWarning(context, into: &report)
+            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
             return
         }
         guard let schema = schema(named: typeName, in: context.schemas) else {
@@ -113,26 +113,6 @@ extension LiveActivityPayloadChecker {
         schemas.first { $0.attributesType == name }
             ?? schemas.first { $0.attributesType.split(separator: ".").last.map(String.init) == name }
     }
-
-    /// Adds the warning that content-state was not checked. With no schemas configured every push gets it, so when
-    /// it is the first warning the warnings become one shared array that holds it (no array allocated and no
-    /// warning made per push; a later warning copies the array as it is appended).
-    private static func appendUncheckedWarning(
-        _ context: LiveActivityCheckContext, into report: inout LiveActivityPayloadReport
-    ) {
-        guard context.schemas.isEmpty else {
-            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
-            return
-        }
-        if report.warnings.isEmpty {
-            report.warnings = noSchemasWarnings
-        } else {
-            report.warnings.append(contentsOf: noSchemasWarnings)
-        }
-    }
-
-    /// The warning of a push checked with no schemas configured, alone.
-    private static let noSchemasWarnings = [LiveActivityWarningCode.contentStateUnchecked.warning(noSchemasReason)]
 
     private static func uncheckedReason(_ context: LiveActivityCheckContext) -> String {
         if context.schemas.isEmpty { return noSchemasReason }
