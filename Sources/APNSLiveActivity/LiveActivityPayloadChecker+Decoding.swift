@@ -1,5 +1,6 @@
 import APNSJSON
 import APNSCore
+import Foundation
 
 extension LiveActivityPayloadChecker {
     /// Decodes `attributes` and `content-state` against the app's schema, as the device does.
@@ -25,7 +26,7 @@ extension LiveActivityPayloadChecker {
             return
         }
         guard let (schema, note) = schemaForUpdate(contentState, context: context) else {
-            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
+            appendUncheckedWarning(context, into: &report)
             return
         }
         report.schema = schema
@@ -62,7 +63,7 @@ extension LiveActivityPayloadChecker {
                 "start without aps.attributes: push-to-start needs the static attributes of \(typeName)"))
         }
         guard !context.schemas.isEmpty else {
-            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
+            appendUncheckedWarning(context, into: &report)
             return
         }
         guard let schema = schema(named: typeName, in: context.schemas) else {
@@ -112,6 +113,49 @@ extension LiveActivityPayloadChecker {
     static func schema(named name: String, in schemas: [ActivitySchema]) -> ActivitySchema? {
         schemas.first { $0.attributesType == name }
             ?? schemas.first { $0.attributesType.split(separator: ".").last.map(String.init) == name }
+    }
+
+    /// Adds the warning that content-state was not checked. With no schemas configured every push gets it, so when
+    /// it is the first warning the warnings become this thread's array that holds it (no array allocated and no
+    /// warning made per push; a later warning copies the array as it is appended).
+    private static func appendUncheckedWarning(
+        _ context: LiveActivityCheckContext, into report: inout LiveActivityPayloadReport
+    ) {
+        guard context.schemas.isEmpty else {
+            report.warnings.append(LiveActivityWarningCode.contentStateUnchecked.warning(uncheckedReason(context)))
+            return
+        }
+        if report.warnings.isEmpty {
+            report.warnings = NoSchemasWarnings.ofThisThread
+        } else {
+            report.warnings.append(contentsOf: NoSchemasWarnings.ofThisThread)
+        }
+    }
+
+    /// The warning of a push checked with no schemas configured, alone: one array per thread, not one shared by
+    /// all, whose reference count every event-loop thread would change for every push (one cache line bouncing
+    /// between cores).
+    private enum NoSchemasWarnings {
+        private final class Holder {
+            let warnings = [LiveActivityWarningCode.contentStateUnchecked.warning(noSchemasReason)]
+        }
+
+        private static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            pthread_key_create(&key) { holder in
+                if let holder { Unmanaged<Holder>.fromOpaque(holder).release() }
+            }
+            return key
+        }()
+
+        static var ofThisThread: [PushWarning] {
+            if let holder = pthread_getspecific(key) {
+                return Unmanaged<Holder>.fromOpaque(holder).takeUnretainedValue().warnings
+            }
+            let holder = Holder()
+            pthread_setspecific(key, Unmanaged.passRetained(holder).toOpaque())
+            return holder.warnings
+        }
     }
 
     private static func uncheckedReason(_ context: LiveActivityCheckContext) -> String {

@@ -109,6 +109,22 @@ import Testing
         #expect(!report.warnings.contains { $0.code == LiveActivityWarningCode.payloadNotJSON.rawValue })
     }
 
+    /// Without schemas the unchecked warning comes from an array kept per thread: after other warnings it follows
+    /// them, and a push checked on another thread gets the same warnings.
+    @Test func uncheckedWarningWithoutSchemasFollowsEarlierOnesOnAnyThread() async {
+        @Sendable func codes(_ payload: String) -> [String] {
+            let context = LiveActivityCheckContext(now: P.now, schemas: [])
+            return LiveActivityPayloadChecker.check(payload: Array(payload.utf8), context: context).warnings.map(\.code)
+        }
+        let start = #"{"aps":{"event":"start","timestamp":1767225600,"attributes-type":"DeliveryAttributes","alert":"x"}}"#
+        let expected: [LiveActivityWarningCode] = [.contentStateMissing, .attributesMissing, .contentStateUnchecked]
+        #expect(codes(start) == expected.map(\.rawValue))
+        #expect(codes(P.update()) == [LiveActivityWarningCode.contentStateUnchecked.rawValue])
+        let elsewhere = await Task.detached { (codes(start), codes(P.update())) }.value
+        #expect(elsewhere.0 == codes(start))
+        #expect(elsewhere.1 == codes(P.update()))
+    }
+
     @Test func everyCodeHasACase() {
         #expect(Set(Self.cases.map(\.code)) == Set(LiveActivityWarningCode.allCases))
     }
