@@ -200,10 +200,11 @@ struct DeliveryPacker: Sendable {
 
     /// A byte 0, the payload's count and its bytes.
     private mutating func writeOut(payload: [UInt8]) {
-        bytes.append(0)
-        varint(UInt64(payload.count))
-        payload.withUnsafeBufferPointer { bytes.append($0) }
+        payload.withUnsafeBufferPointer { bytes.appendCounted(tag: 0, $0) }
     }
+
+    @inline(__always)
+    private static var inlineTag: UInt8 { PackedDeliveryRecord.StringTag.inline.rawValue }
 
     private mutating func pooledPayload(_ number: Int) {
         bytes.append(1)
@@ -223,12 +224,17 @@ struct DeliveryPacker: Sendable {
     /// Writes the string's bytes as they are (`.inline`), or `.absent` for nil: what a self-contained packer writes
     /// where a pooling one writes a number (texts that rarely repeat within a record; no search for a repeat).
     private mutating func literal(_ text: String?) {
-        guard var text else { return tag(.absent) }
-        tag(.inline)
-        text.withUTF8 { utf8 in
-            varint(UInt64(utf8.count))
-            bytes.append(utf8)
-        }
+        guard let text else { return tag(.absent) }
+        Self.withUTF8(of: text) { utf8 in bytes.appendCounted(tag: Self.inlineTag, utf8) }
+    }
+
+    /// Runs `body` on the string's UTF-8 bytes in place (no copy of the string, as `withUTF8` needs: a retain and
+    /// a release per string); a string not stored as UTF-8 is copied first.
+    @inline(__always)
+    private static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// A fault's fields, in a self-contained record.
@@ -256,31 +262,24 @@ struct DeliveryPacker: Sendable {
     /// reference to the same bytes already written in this record (the whole or the end of an earlier inline
     /// string), or its bytes.
     private mutating func inline(_ text: String?) {
-        guard var text else { return tag(.absent) }
-        let written: Bool = text.withUTF8 { utf8 in
-            if utf8.count == 36, packUUID(utf8) { return true }
-            if utf8.count >= 16, utf8.count % 2 == 0, packHex(utf8) { return true }
-            guard utf8.count > 8 else { return false }
-            var repeated: Int?
+        guard let text else { return tag(.absent) }
+        Self.withUTF8(of: text) { utf8 in inline(utf8) }
+    }
+
+    private mutating func inline(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if utf8.count == 36, packUUID(utf8) { return }
+        if utf8.count >= 16, utf8.count % 2 == 0, packHex(utf8) { return }
+        if utf8.count > 8 {
             for range in inlineRanges where range.count >= utf8.count {
                 let start = range.upperBound - utf8.count
                 if bytes.bytesEqual(at: start, utf8) {
-                    repeated = start
-                    break
+                    tag(.repeated)
+                    varint(UInt64(start))
+                    return varint(UInt64(utf8.count))
                 }
             }
-            guard let repeated else { return false }
-            tag(.repeated)
-            varint(UInt64(repeated))
-            varint(UInt64(utf8.count))
-            return true
         }
-        if written { return }
-        let count = text.utf8.count
-        tag(.inline)
-        varint(UInt64(count))
-        let start = bytes.count
-        text.withUTF8 { bytes.append($0) }
+        let start = bytes.appendCounted(tag: Self.inlineTag, utf8)
         inlineRanges.append(start..<bytes.count)
     }
 

@@ -50,13 +50,6 @@ struct PackingBuffer: Sendable {
         count += 1
     }
 
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (storage.base + count).update(from: source, count: bytes.count)
-        count += bytes.count
-    }
-
     /// Appends `count` bytes written by `body` into the room it is given (exactly `count` bytes).
     @inline(__always)
     mutating func append(count added: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
@@ -74,15 +67,33 @@ struct PackingBuffer: Sendable {
 
     private mutating func appendLongVarint(_ value: UInt64) {
         reserve(10)
+        count = Self.writeVarint(value, into: storage.base, at: count)
+    }
+
+    /// Appends `tag`, the count of `text` (a varint) and its bytes, making room once; returns where the bytes start.
+    @discardableResult
+    mutating func appendCounted(tag: UInt8, _ text: UnsafeBufferPointer<UInt8>) -> Int {
+        reserve(text.count + 11)
+        let base = storage.base
+        base[count] = tag
+        let start = Self.writeVarint(UInt64(text.count), into: base, at: count + 1)
+        if let source = text.baseAddress, !text.isEmpty { (base + start).update(from: source, count: text.count) }
+        count = start + text.count
+        return start
+    }
+
+    /// Writes `value` as a varint at `offset` (room checked by the caller); returns the offset after it.
+    @inline(__always)
+    private static func writeVarint(_ value: UInt64, into base: UnsafeMutablePointer<UInt8>, at offset: Int) -> Int {
         var value = value
-        var written = count
+        var written = offset
         while value >= 0x80 {
-            storage.base[written] = UInt8(truncatingIfNeeded: value) | 0x80
+            base[written] = UInt8(truncatingIfNeeded: value) | 0x80
             value >>= 7
             written += 1
         }
-        storage.base[written] = UInt8(truncatingIfNeeded: value)
-        count = written + 1
+        base[written] = UInt8(truncatingIfNeeded: value)
+        return written + 1
     }
 
     subscript(index: Int) -> UInt8 {

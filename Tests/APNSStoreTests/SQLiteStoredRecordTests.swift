@@ -74,6 +74,27 @@ import Testing
         #expect(packed.count < json.count, "\(name): \(packed.count) packed bytes, \(json.count) of JSON")
     }
 
+    /// The count and FNV-1a hash of each sample record's stored blob as schema 5 first wrote it: the bytes on disk
+    /// stay the same whatever the packer's code does. The fixture records (`makeRecord`) hold fresh UUIDs: their
+    /// counts only.
+    static let schema5Blobs: [(count: Int, hash: UInt64?)] = [
+        (574, 0x77F6_1741_4516_F375), (395, nil), (65, 0x0B57_8210_3018_ADB2), (1639, 0x5ADF_0EEA_9815_0A8D),
+        (387, 0xC13E_6359_8052_6501), (128, 0xD41F_C72E_D020_A3C1), (683, 0x9480_EE2B_0BBF_AAC7),
+        (301_452, 0xF0E0_0472_BC2C_7296), (88, 0x7B14_EA6B_E791_A66F), (473, nil),
+    ]
+
+    @Test(arguments: records.indices)
+    func everyRecordIsStoredAsTheSameBytesAsSchema5WroteIt(_ index: Int) {
+        let packed = Self.forms(Self.records[index].1).packed
+        let expected = Self.schema5Blobs[index]
+        #expect(packed.count == expected.count, "\(Self.records[index].0)")
+        if let hash = expected.hash {
+            #expect(
+                packed.reduce(0xCBF2_9CE4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 } == hash,
+                "\(Self.records[index].0)")
+        }
+    }
+
     @Test func aLiveActivityUpdatePacksToLessThanHalfItsJSON() {
         let (packed, json) = Self.forms(PackedDeliveryRecordTests.liveActivity)
         #expect(packed.count * 2 < json.count, "\(packed.count) packed bytes, \(json.count) of JSON")
