@@ -46,8 +46,13 @@ public struct PushPipeline: Sendable {
     ) -> PushDecision {
         var verdict = validator.evaluateRules(request, authenticator: authenticator, now: now)
         var actions: [ConnectionAction] = []
-        let sentID = verdict.apnsID  // `apns-id` as sent: the rules read it once (`PushFacts.apnsID`)
-        let apnsID = sentID.flatMap { $0.isEmpty ? nil : $0 } ?? newApnsID()
+        // `apns-id` as sent (the rules read it once, `PushFacts.apnsID`), the environment and the accepted push
+        // type with one look at the verdict's case (each look copies the whole verdict first). Neither strict mode
+        // nor the device changes the environment or the push type; a fault's verdict is looked at again.
+        let facts = verdict.pipelineFacts
+        let apnsID = facts.apnsID.flatMap { $0.isEmpty ? nil : $0 } ?? newApnsID()
+        var environment = facts.environment
+        var acceptedPushType = facts.acceptedPushType
         var liveActivity: LiveActivityDeviceOutcome?
 
         let requestNumber = connection.countRequest()
@@ -60,6 +65,7 @@ public struct PushPipeline: Sendable {
             for: request, verdict: verdict, requestsOnConnection: requestNumber, now: now)
         {
             verdict = fault.verdict
+            (_, environment, acceptedPushType) = verdict.pipelineFacts
             actions = fault.actions
             if let limit = fault.announcedMaxConcurrentStreams { connection.announceFromFault(limit) }
             faultReplacesAnswer = fault.replacesAnswer
@@ -68,7 +74,7 @@ public struct PushPipeline: Sendable {
         }
         if faultReplacesAnswer {
             // The fault's answer stands: no device, no strict mode.
-        } else if verdict.acceptedPushType == .liveactivity, let device {
+        } else if acceptedPushType == .liveactivity, let device {
             liveActivity = deliver(request, verdict: &verdict, to: device, apnsID: apnsID, now: now)
         } else {
             validator.applyStrictMode(to: &verdict)
@@ -80,7 +86,7 @@ public struct PushPipeline: Sendable {
         if let change = connection.streamLimitChange(hasAuthenticated: authenticator?.hasAuthenticated ?? false) {
             actions.append(change)
         }
-        let uniqueID = verdict.environment == .development ? newUniqueID() : nil
+        let uniqueID = environment == .development ? newUniqueID() : nil
         let response = verdict.response(apnsID: apnsID, uniqueID: uniqueID)
         return PushDecision(
             response: response, actions: actions,
@@ -97,7 +103,7 @@ public struct PushPipeline: Sendable {
         _ request: HTTPRequest, verdict: inout Verdict, to device: LiveActivityDevice, apnsID: String, now: Timestamp
     ) -> LiveActivityDeviceOutcome? {
         // The findings read with one look at the verdict's case (each look copies the whole verdict first).
-        let (push, rulesAdmit, rulesWarned) = verdict.readFindings { findings in
+        let (push, rulesAdmit) = verdict.readFindings { findings in
             (
                 LiveActivityPush(
                     deviceToken: findings.facts.deviceToken ?? "", topic: findings.facts.topic ?? "",
@@ -105,18 +111,15 @@ public struct PushPipeline: Sendable {
                     parsedPayload: findings.payload),
                 // Strict mode over the rules' warnings and then the device's: the same first match as over both
                 // joined, without joining them (the closure below runs under the device's lock).
-                validator.strictRejection(for: findings.warnings) == nil,
-                !findings.warnings.isEmpty
+                validator.strictRejection(for: findings.warnings) == nil
             )
         }
         let reception = device.receive(push, now: now) { deviceWarnings in
             rulesAdmit && validator.strictRejection(for: deviceWarnings) == nil
         }
-        // Appended only when there are some; taken as they are when the rules had none (no new array).
+        // Appended only when there are some.
         let deviceWarnings = reception.warnings
-        if !deviceWarnings.isEmpty {
-            if rulesWarned { verdict.warnings += deviceWarnings } else { verdict.warnings = deviceWarnings }
-        }
+        if !deviceWarnings.isEmpty { verdict.appendWarnings(deviceWarnings) }
         guard case .received(let result) = reception else {
             validator.applyStrictMode(to: &verdict)
             return nil
@@ -138,14 +141,21 @@ public struct PushPipeline: Sendable {
 }
 
 extension Verdict {
-    /// The push type of an accepted verdict (`isAccepted`), nil otherwise: one look at the case instead of two
-    /// (each look copies the whole verdict first).
-    fileprivate var acceptedPushType: PushType? {
+    /// `apns-id` as sent, the environment, and the push type of an accepted verdict (`isAccepted`, nil otherwise):
+    /// one look at the case instead of three (each look copies the whole verdict first).
+    fileprivate var pipelineFacts: (apnsID: String?, environment: APNsEnvironment, acceptedPushType: PushType?) {
         switch self {
-        case .accepted(let findings): findings.facts.pushType
-        case .rejected(let rejection, let findings): rejection.reason.status == 200 ? findings.facts.pushType : nil
-        case .mockAnswer(let answer, let findings): answer.status == 200 ? findings.facts.pushType : nil
-        case .unanswered: nil
+        case .accepted(let findings):
+            (findings.facts.apnsID, findings.environment, findings.facts.pushType)
+        case .rejected(let rejection, let findings):
+            (
+                findings.facts.apnsID, findings.environment,
+                rejection.reason.status == 200 ? findings.facts.pushType : nil
+            )
+        case .mockAnswer(let answer, let findings):
+            (findings.facts.apnsID, findings.environment, answer.status == 200 ? findings.facts.pushType : nil)
+        case .unanswered(let findings):
+            (findings.facts.apnsID, findings.environment, nil)
         }
     }
 }

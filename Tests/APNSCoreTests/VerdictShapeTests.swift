@@ -43,17 +43,21 @@ import Testing
         #expect(verdict.ruleID == "token.unregistered" && verdict.warnings.count == 1)
     }
 
+    /// One verdict of each case around `findings`.
+    private static func everyCase(_ findings: PushFindings) -> [Verdict] {
+        [
+            .accepted(findings), .rejected(APNsRejection(.unregistered, timestamp: 9), findings),
+            .mockAnswer(MockAnswer(origin: .strictDevice, status: 400, wireReason: "MockX"), findings),
+            .unanswered(findings),
+        ]
+    }
+
     /// The findings are changed in place in every case: the case, its answer and the other findings stay.
     @Test func changingOneFindingInEveryCaseKeepsTheRest() {
         let findings = PushFindings(
             facts: PushFacts(deviceToken: "ab", topic: "t"), warnings: [PushWarning(code: "a", message: "1")],
             explanation: "e", ruleID: "r", environment: .production, payload: .object([]))
-        let verdicts: [Verdict] = [
-            .accepted(findings), .rejected(APNsRejection(.unregistered, timestamp: 9), findings),
-            .mockAnswer(MockAnswer(origin: .strictDevice, status: 400, wireReason: "MockX"), findings),
-            .unanswered(findings),
-        ]
-        for original in verdicts {
+        for original in Self.everyCase(findings) {
             var verdict = original
             verdict.warnings += [PushWarning(code: "b", message: "2")]
             verdict.explanation = nil
@@ -67,6 +71,27 @@ import Testing
             #expect(verdict.timestamp == original.timestamp && verdict.isStrictMockAnswer == original.isStrictMockAnswer)
             verdict.warnings = []
             #expect(verdict.warnings.isEmpty && verdict.ruleID == "r")
+        }
+    }
+
+    /// `appendWarnings` adds after the warnings there were (or takes them when there were none), in every case,
+    /// and leaves the answer and the other findings as they were.
+    @Test func appendingWarningsInEveryCaseKeepsTheRest() {
+        let first = PushWarning(code: "a", message: "1")
+        let added = [PushWarning(code: "b", message: "2"), PushWarning(code: "c", message: "3")]
+        for before in [[], [first]] {
+            let findings = PushFindings(
+                facts: PushFacts(deviceToken: "ab", topic: "t"), warnings: before, explanation: "e", ruleID: "r",
+                environment: .development, payload: .object([]))
+            for original in Self.everyCase(findings) {
+                var verdict = original
+                verdict.appendWarnings(added)
+                var expected = findings
+                expected.warnings = before + added
+                #expect(verdict.findings == expected)
+                #expect(verdict.status == original.status && verdict.wireReason == original.wireReason)
+                #expect(verdict.timestamp == original.timestamp && verdict.reason == original.reason)
+            }
         }
     }
 

@@ -131,4 +131,13 @@ import Testing
         #expect(decision.record.apnsID == "00000000-0000-0000-0000-000000000001")
         #expect(decision.record.uniqueID == "00000000-0000-0000-0000-000000000002")
     }
+
+    /// A scripted answer keeps the push's environment: a development push still gets its `apns-unique-id`.
+    @Test func aScriptedAnswerKeepsTheUniqueID() {
+        let decision = decide(
+            F.pipeline(), F.push(), scripts: [ScriptedReply(status: 503, reason: "ServiceUnavailable")])
+        #expect(decision.response.status == 503)
+        #expect(decision.response.value("apns-unique-id") == "00000000-0000-0000-0000-000000000002")
+        #expect(decision.record.uniqueID == "00000000-0000-0000-0000-000000000002")
+    }
 }

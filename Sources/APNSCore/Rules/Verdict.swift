@@ -119,6 +119,13 @@ public enum Verdict: Sendable, Hashable {
         get { findings.warnings }
         set { changeFindings { $0.warnings = newValue } }
     }
+    /// Appends `more` to the warnings with one change of the findings; taken as they are when there were none (no
+    /// new array). `warnings += more` read the whole findings out, copied the array to append to it, and set it.
+    public mutating func appendWarnings(_ more: [PushWarning]) {
+        changeFindings { findings in
+            if findings.warnings.isEmpty { findings.warnings = more } else { findings.warnings += more }
+        }
+    }
     /// What to change, in plain words; nil on a clean 200.
     public var explanation: String? {
         get { findings.explanation }
