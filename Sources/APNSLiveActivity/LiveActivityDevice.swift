@@ -4,7 +4,7 @@ import Synchronization
 /// The simulated device, shared by every connection: it keeps, per token, the Live Activity the device would show
 /// and what each push did to it. Thread-safe; all rules are in `LiveActivityDeviceState`.
 public final class LiveActivityDevice: Sendable {
-    let state: DeviceStateLock
+    let state: Locked<LiveActivityDeviceState>
     /// The configuration's schemas and timestamp tolerance, which a push's payload check needs before the device's
     /// lock is taken: as the device was made, read without any lock until a configuration is set
     /// (`settingsChanged`), then from `checkSettings` (set with the configuration, under the device's lock). Either
@@ -27,7 +27,7 @@ public final class LiveActivityDevice: Sendable {
         configuration: LiveActivityConfiguration = LiveActivityConfiguration(),
         makeUpdateToken: @escaping @Sendable () -> String = UpdateTokenGenerator.random
     ) {
-        state = DeviceStateLock(LiveActivityDeviceState(configuration: configuration, makeUpdateToken: makeUpdateToken))
+        state = Locked(LiveActivityDeviceState(configuration: configuration, makeUpdateToken: makeUpdateToken))
         initialSettings = CheckSettings(configuration)
         checkSettings = Locked(initialSettings)
     }
