@@ -65,6 +65,9 @@ struct DeliveryPacker: Sendable {
         return generation
     }
 
+    /// How many bytes the last `packInScratch` wrote.
+    var packedByteCount: Int { bytes.count }
+
     /// The bytes the last `packInScratch` wrote (valid during `body` only).
     func withPackedBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         bytes.withBytes(body)

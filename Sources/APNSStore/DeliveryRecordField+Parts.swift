@@ -4,8 +4,9 @@ import HTTPContract
 
 /// A SQLite filter column and how its value is read from a record. A struct, not a tuple or a bare closure in an
 /// optional or an array: those hold the closure at the most general abstraction, and each call then went through a
-/// thunk that copied the whole record. The getter returns the plain number or text, which `append` writes straight
-/// into the row (wrapping each in a `SQLiteValue` first cost an enum copy and destroy per column of every push).
+/// thunk that copied the whole record. The store's rows write the columns straight from the record
+/// (`EncodedDelivery.init(columnsOf:id:blobCapacity:)`, in this table's order); `value` is the reference they are
+/// tested against.
 struct DeliveryRecordColumn: Sendable {
     enum Getter: Sendable {
         case integer(@Sendable (DeliveryRecord) -> Int64)
@@ -31,16 +32,6 @@ struct DeliveryRecordColumn: Sendable {
         switch getter {
         case .integer(let get): .integer(get(record))
         case .text(let get): get(record).map { .text($0) } ?? .null
-        }
-    }
-
-    /// Appends the column's value for `record` to `row` (the bytes `row.append(value(record))` would append).
-    @inline(__always)
-    func append(_ record: DeliveryRecord, to row: inout SQLiteRow) {
-        switch getter {
-        case .integer(let get): row.append(get(record))
-        case .text(let get):
-            if let text = get(record) { row.append(text: text) } else { row.appendNull() }
         }
     }
 }

@@ -16,6 +16,14 @@ public protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadErr
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64
 
+    /// `append(_:completion:)` for a device push (its `record`); a store may encode it from the request and answer
+    /// without building the record first (`SQLiteDeliveryStore`).
+    @discardableResult
+    func append(
+        _ push: consuming DevicePushRecord,
+        completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
+    ) -> Int64
+
     // Reads (`deliveries`, `delivery(id:)`, `delivery(apnsID:)`, `waitForNext`, `exportJSONLines`) come from
     // `DeliveryReader`. A store's `waitForNext` returns only durable records and clamps `timeout` to `maxWait`.
 
@@ -41,6 +49,14 @@ public let maxWait: Duration = .seconds(60)
 
 extension DeliveryStore {
     public func newestID() -> Int64 { latestID }
+
+    @discardableResult
+    public func append(
+        _ push: consuming DevicePushRecord,
+        completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
+    ) -> Int64 {
+        append(push.record, completion: completion)
+    }
 
     /// Group-commit append: `onDurable` runs after the record's COMMIT. If the record cannot be written, `onDurable`
     /// never runs and the error goes to standard error; callers that must answer in that case use

@@ -98,6 +98,22 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
+        appendEncoded(record, completion: completion)
+    }
+
+    /// `append` for a device push: its row encoded straight from its request and answer (the same bytes as its
+    /// `record`'s, without building that value and its headers array first).
+    @discardableResult
+    public func append(
+        _ push: consuming DevicePushRecord,
+        completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
+    ) -> Int64 {
+        appendEncoded(push, completion: completion)
+    }
+
+    private func appendEncoded<Record: PackableDelivery>(
+        _ record: Record, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
+    ) -> Int64 {
         // The row (the record packed by this thread's packer) is encoded here, outside the queue's lock; only its
         // id is set under it.
         var delivery = packers.withPacker { packer in EncodedDelivery(record, id: 0, packer: &packer) }

@@ -56,8 +56,19 @@ struct SQLiteRow: @unchecked Sendable {
 
     /// Appends a text value (its UTF-8 bytes, read in place).
     mutating func append(text: String) {
-        var text = text
-        text.withUTF8 { append(.text, contentsOf: UnsafeRawBufferPointer($0)) }
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({
+            append(.text, contentsOf: UnsafeRawBufferPointer($0))
+        }) {
+            return done
+        }
+        var copy = text
+        copy.withUTF8 { append(.text, contentsOf: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends a text value, or NULL for nil.
+    @inline(__always)
+    mutating func append(optionalText text: String?) {
+        if let text { append(text: text) } else { appendNull() }
     }
 
     mutating func append(_ number: Int64) {

@@ -33,17 +33,18 @@ struct EncodedDelivery: Sendable {
 
     /// `record`'s row, the record packed by `packer` (a self-contained one: `DeliveryPacker.selfContained()`),
     /// whose scratch buffer is copied into the row after `SQLiteStoredRecord.packedTag`.
-    init(_ record: DeliveryRecord, id: Int64, packer: inout DeliveryPacker) {
+    ///
+    /// `record` borrowed (an initialiser's parameters are owned by default: each caller copied a device push in and
+    /// destroyed it again).
+    init<Record: PackableDelivery>(_ record: borrowing Record, id: Int64, packer: inout DeliveryPacker) {
         _ = packer.packInScratch(record)
-        self = packer.withPackedBytes { packed in
-            var delivery = EncodedDelivery(columnsOf: record, id: id, blobCapacity: 1 + packed.count)
-            let blob = delivery.row.beginBlob()
-            delivery.row.storage.appendRaw(SQLiteStoredRecord.packedTag)
-            delivery.row.storage.appendRaw(UnsafeRawBufferPointer(packed))
-            delivery.row.endBlob(blob)
-            delivery.appendKeys()
-            return delivery
-        }
+        // The columns outside the closure that reads the packed bytes: a closure using `record` copied it.
+        self.init(columnsOf: record, id: id, blobCapacity: 1 + packer.packedByteCount)
+        let blob = row.beginBlob()
+        row.storage.appendRaw(SQLiteStoredRecord.packedTag)
+        packer.withPackedBytes { packed in row.storage.appendRaw(UnsafeRawBufferPointer(packed)) }
+        row.endBlob(blob)
+        appendKeys()
     }
 
     /// `writeJSON` writes the record's JSON (about `jsonCapacity` bytes) into the row's buffer: a row as files before
@@ -55,16 +56,28 @@ struct EncodedDelivery: Sendable {
     }
 
     /// The row up to the record's blob: the id, the filter columns and the empty search column.
-    private init(columnsOf record: DeliveryRecord, id: Int64, blobCapacity: Int) {
+    ///
+    /// The columns are written here in `DeliveryRecord.columnFields`' order (the order `SQLiteSchema.insert` names
+    /// them; a test holds the two to the same values), read straight from the record: going through the field
+    /// table's closures retained and called one closure per column of every push.
+    private init<Record: PackableDelivery>(columnsOf record: borrowing Record, id: Int64, blobCapacity: Int) {
         self.id = id
-        apnsKey = SQLiteLookupKey.apnsIDKey(record.apnsID)
-        tokenKey = record.deviceToken.map(SQLiteLookupKey.tokenKey)
+        let apnsID = record.apnsID
+        let deviceToken = record.deviceToken
+        apnsKey = SQLiteLookupKey.apnsIDKey(apnsID)
+        tokenKey = deviceToken.map(SQLiteLookupKey.tokenKey)
         receivedAt = record.receivedAt.nanosecondsSinceEpoch
         // The id, the columns (the texts' sizes guessed: a row that passes this grows once), an empty text, the
         // blob, two keys. Computing the columns' exact sizes called every column's closure twice.
         var row = SQLiteRow(capacity: 9 + Self.columnBytesGuess + 5 + 5 + blobCapacity + 9 + 9)
         row.append(id)
-        for column in DeliveryRecord.columnFields { column.append(record, to: &row) }
+        row.append(receivedAt)  // received_at
+        row.append(optionalText: deviceToken)  // token
+        row.append(Int64(record.status))  // status
+        row.append(optionalText: record.reason)  // reason
+        row.append(text: apnsID)  // apns_id
+        row.append(optionalText: record.pushType)  // push_type
+        row.append(optionalText: record.topic)  // topic
         row.append(text: "")  // the search column, kept for older files: search reads the stored record
         self.row = row
     }

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSPipeline
+import Foundation
 import Testing
 
 @testable import APNSMock
@@ -174,9 +175,12 @@ import Testing
         return cases
     }
 
+    /// Also the SQLite store's row (its columns, keys and self-contained record): the same bytes from either.
     @Test func aPushPacksToTheBytesOfItsRecord() {
         var direct = DeliveryPacker(shared: SharedDeliveryPools())
         var fromRecord = DeliveryPacker(shared: SharedDeliveryPools())
+        var directRow = DeliveryPacker.selfContained()
+        var fromRecordRow = DeliveryPacker.selfContained()
         let memo = RedactedAuthorizationMemo()
         for (number, test) in Self.cases.enumerated() {
             let reference = Self.referenceRecord(request: test.request, draft: test.draft, latencyMicroseconds: test.latency)
@@ -188,6 +192,11 @@ import Testing
                 request: test.request, draft: test.draft, latencyMicroseconds: test.latency,
                 redactions: number % 2 == 0 ? memo : nil)
             #expect(sqliteRecord == reference, "\(test.name)")
+            let pushRow = EncodedDelivery(push, id: Int64(number + 1), packer: &directRow)
+            let recordRow = EncodedDelivery(reference, id: Int64(number + 1), packer: &fromRecordRow)
+            #expect(pushRow.row.bytes == recordRow.row.bytes, "\(test.name)")
+            #expect(pushRow.apnsKey == recordRow.apnsKey && pushRow.tokenKey == recordRow.tokenKey, "\(test.name)")
+            #expect(pushRow.receivedAt == recordRow.receivedAt, "\(test.name)")
             let directBytes = direct.packedBytes(push)
             let recordBytes = fromRecord.packedBytes(reference)
             #expect(directBytes != nil && directBytes == recordBytes, "\(test.name)")
@@ -216,6 +225,24 @@ import Testing
             let push = DeliveryRecorder.devicePush(
                 request: test.request, draft: test.draft, latencyMicroseconds: test.latency, redactions: memo)
             let id = try #require(store.appendNow(push))
+            let reference = Self.referenceRecord(request: test.request, draft: test.draft, latencyMicroseconds: test.latency)
+            #expect(try store.delivery(id: id) == reference.withID(id), "\(test.name)")
+        }
+    }
+
+    /// Through the SQLite store, which encodes its row straight from the push: read back as the reference record.
+    @Test func theSQLiteStoreGivesBackTheReferenceRecord() throws {
+        let memo = RedactedAuthorizationMemo()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("device-push-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteDeliveryStore(
+            directory: directory.path, retention: RetentionPolicy(maxCount: 10_000, maxAge: nil))
+        defer { store.close() }
+        for test in Self.cases {
+            let push = DeliveryRecorder.devicePush(
+                request: test.request, draft: test.draft, latencyMicroseconds: test.latency, redactions: memo)
+            let id = store.append(push) { _ in }
+            store.flush()
             let reference = Self.referenceRecord(request: test.request, draft: test.draft, latencyMicroseconds: test.latency)
             #expect(try store.delivery(id: id) == reference.withID(id), "\(test.name)")
         }

@@ -71,7 +71,7 @@ import Testing
     }
 }
 
-/// The filter columns are written straight into the row (`DeliveryRecordColumn.append`): the same values as the
+/// The filter columns are written straight into the row (`EncodedDelivery`): the same values as the
 /// field table's `value` for each column, in order, between the id and the empty search column.
 @Suite struct RowColumnTests {
     @Test func aRowsColumnsAreTheFieldTablesValues() {
