@@ -1,31 +1,43 @@
 import APNSCore
 import Foundation
+import Synchronization
 
 /// The highest durable id, and a condition variable that wakes long polls when it moves. Shared by both stores so
 /// that `waitForNext` behaves the same in each.
+///
+/// The id is an atomic, and `advance` (every push of the in-memory store, from both event-loop threads) takes the
+/// lock only when a long poll may be waiting: a long poll counts itself in `waiters` before it reads the id, and
+/// `advance` reads `waiters` after it writes the id (both sequentially consistent), so either the long poll sees
+/// the new id and does not wait, or `advance` sees it and broadcasts under the lock, which the long poll holds
+/// until it waits.
 final class DurableSignal: @unchecked Sendable {
-    // `durableID` and `closed` are only touched with `condition` locked.
+    // `closed`, `parkedNow` and `parkedEver` are only touched with `condition` locked.
     private let condition = NSCondition()
-    private var durableID: Int64
+    private let durableID: Atomic<Int64>
+    /// Long polls inside `waitForChange` (counted with `condition` locked, read by `advance` without it).
+    private let waiters = Atomic<Int>(0)
     private var closed = false
     /// Long polls blocked in `waitForChange` now, and how many times one blocked since the store opened.
     private var parkedNow = 0
     private var parkedEver = 0
 
     init(durableID: Int64) {
-        self.durableID = durableID
+        self.durableID = Atomic(durableID)
     }
 
-    var current: Int64 {
-        condition.lock()
-        defer { condition.unlock() }
-        return durableID
-    }
+    var current: Int64 { durableID.load(ordering: .sequentiallyConsistent) }
 
     /// Records up to `id` are durable (called by the writer after COMMIT).
     func advance(to id: Int64) {
+        var known = durableID.load(ordering: .relaxed)
+        while id > known {
+            let (exchanged, original) = durableID.compareExchange(
+                expected: known, desired: id, ordering: .sequentiallyConsistent)
+            if exchanged { break }
+            known = original
+        }
+        guard waiters.load(ordering: .sequentiallyConsistent) > 0 else { return }
         condition.lock()
-        if id > durableID { durableID = id }
         condition.broadcast()
         condition.unlock()
     }
@@ -42,14 +54,16 @@ final class DurableSignal: @unchecked Sendable {
     func waitForChange(from seen: Int64, until deadline: Date, cancellation: LongPollCancellation? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while durableID <= seen && !closed && !(cancellation?.isCancelled ?? false) {
+        waiters.add(1, ordering: .sequentiallyConsistent)
+        defer { waiters.subtract(1, ordering: .sequentiallyConsistent) }
+        while current <= seen && !closed && !(cancellation?.isCancelled ?? false) {
             parkedNow += 1
             parkedEver += 1
             let woken = condition.wait(until: deadline)
             parkedNow -= 1
-            if !woken { return durableID > seen }
+            if !woken { return current > seen }
         }
-        return durableID > seen
+        return current > seen
     }
 
     /// The long-poll loop both stores use: query for the next match; if there is none, remember that nothing up to

@@ -119,6 +119,8 @@ public final class InMemoryDeliveryStore: DeliveryStore {
 
     private func appendPacked<Record: PackableDelivery>(_ record: Record) -> Int64? {
         let receivedAt = record.receivedAt
+        // Read before the lock, not under it (the age sweep's clock; both loop threads take the lock per push).
+        let now = retention.maxAge == nil ? Timestamp.zero : clock.now()
         let id: Int64? = packers.withPacker { packer in
             let generation = packer.packInScratch(record)
             return packer.withPackedBytes { bytes in
@@ -135,7 +137,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
                     }
                     state.records.append(Entry(id: id, receivedAt: receivedAt, location: location))
                     if receivedAt < state.oldestReceivedAt { state.oldestReceivedAt = receivedAt }
-                    applyRetention(&state)
+                    applyRetention(&state, now: now)
                     return id
                 }
             }
@@ -145,11 +147,11 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         return id
     }
 
-    private func applyRetention(_ state: inout State) {
+    /// `now`: the clock, read before the store's lock was taken.
+    private func applyRetention(_ state: inout State, now: Timestamp) {
         let excess = state.records.count - retention.maxCount
         if excess > 0 { state.drop(count: excess) }
         guard let maxAge = retention.maxAge else { return }
-        let now = clock.now()
         guard now.nanosecondsSinceEpoch - state.lastAgeSweep.nanosecondsSinceEpoch >= 1_000_000_000 else { return }
         state.lastAgeSweep = now
         let cutoff = Timestamp(nanosecondsSinceEpoch: now.nanosecondsSinceEpoch - maxAge.nanoseconds)
