@@ -160,7 +160,7 @@ public struct JSONParser {
             skipDigits()
         }
         if let next = current, isDigit(next) { throw failure("leading zero in a number") }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        return Self.asciiText(UnsafeBufferPointer(rebasing: bytes[start..<index]))
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
@@ -225,9 +225,24 @@ public struct JSONParser {
         // ASCII (nearly every run) needs no validation; `String(validating:)` over a slice is an unspecialized
         // generic call (type metadata looked up on every string of every payload).
         let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        let run = isASCII ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
-        guard let run else { throw JSONParseError(offset: start, reason: "invalid UTF-8 in string") }
+        if isASCII { return Self.asciiText(slice) }
+        guard let run = String(validating: slice, as: UTF8.self) else {
+            throw JSONParseError(offset: start, reason: "invalid UTF-8 in string")
+        }
         return run
+    }
+
+    /// ASCII bytes as a string. Up to 15 of them (nearly every key and value of a push payload) are put straight
+    /// into the two words of a small string, as the standard library lays it out (its ABI): the bytes in order,
+    /// then the flags (immortal, small, ASCII) and the count in the top byte. `String(decoding:as:)` checked the
+    /// bytes again and went through its general path (~200 instructions a string). The layout is checked once
+    /// against a string the standard library made (`SmallASCIIString.layoutHolds`); where it differs, and for
+    /// longer text, the bytes go through `String(decoding:as:)`.
+    static func asciiText(_ ascii: UnsafeBufferPointer<UInt8>) -> String {
+        guard ascii.count <= SmallASCIIString.capacity, SmallASCIIString.layoutHolds else {
+            return String(decoding: ascii, as: UTF8.self)
+        }
+        return SmallASCIIString.make(ascii)
     }
 
     private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
@@ -283,6 +298,40 @@ public struct JSONParser {
         default: nil
         }
     }
+}
+
+/// A small string built from its bytes (see `JSONParser.asciiText`).
+enum SmallASCIIString {
+    /// The most bytes a small string holds on 64-bit platforms.
+    static let capacity = 15
+
+    /// The small string of up to 15 ASCII bytes (unchecked: the caller knows they are ASCII, and that
+    /// `layoutHolds`).
+    static func make(_ ascii: UnsafeBufferPointer<UInt8>) -> String {
+        unsafeBitCast(words(ascii), to: String.self)
+    }
+
+    /// The two words of that string: the bytes in order, then the flags and the count in the top byte.
+    private static func words(_ ascii: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(ascii)) }
+        words.1 |= (0xE0 | UInt64(ascii.count)) << 56
+        return words
+    }
+
+    /// Whether `make` gives the very string the standard library makes from the same bytes, for every length
+    /// from 0 to 15 (a 64-bit little-endian platform with this layout).
+    static let layoutHolds: Bool = {
+        guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return false }
+        let sample = Array("0123456789abcde".utf8)
+        return sample.withUnsafeBufferPointer { sample in
+            (0...capacity).allSatisfy { count in
+                let bytes = UnsafeBufferPointer(rebasing: sample[0..<count])
+                let made = String(decoding: bytes, as: UTF8.self)
+                return unsafeBitCast(made, to: (UInt64, UInt64).self) == words(bytes)
+            }
+        }
+    }()
 }
 
 /// Why bytes are not JSON, with the byte offset where parsing stopped.

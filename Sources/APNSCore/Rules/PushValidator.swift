@@ -84,12 +84,13 @@ extension PushEvaluation {
     /// What the rules found, for the verdict. The facts, warnings, sender, refused token and payload are moved
     /// out (swapped, not copied: the evaluation ends here and would only release them).
     mutating func findings(explanation: String?, ruleID: String?) -> PushFindings {
-        var findings = PushFindings(explanation: explanation, ruleID: ruleID, environment: environment)
-        swap(&findings.facts, &facts)
-        swap(&findings.warnings, &warnings)
-        swap(&findings.sender, &sender)
-        swap(&findings.presentedToken, &presentedToken)
-        swap(&findings.payload, &payload)
+        let findings = PushFindings(explanation: explanation, ruleID: ruleID, environment: environment)
+        let box = findings.storage  // new, so not shared: its fields are swapped in place
+        swap(&box.fields.facts, &facts)
+        swap(&box.fields.warnings, &warnings)
+        swap(&box.fields.sender, &sender)
+        swap(&box.fields.presentedToken, &presentedToken)
+        swap(&box.fields.payload, &payload)
         return findings
     }
 }
