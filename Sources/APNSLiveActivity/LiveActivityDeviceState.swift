@@ -148,6 +148,7 @@ public struct LiveActivityDeviceState: Sendable {
             swap(&tokens, &self.tokens)
             return .refused(warnings: prepared.check.report.warnings)
         }
+        prepared.previousContentState = tokens[slot].activity.contentState
         let decision = decide(push, report: prepared.check.report, record: &tokens[slot], now: now)
         let entry = TimelineRing.Stored(
             receivedAt: now, apnsID: prepared.apnsID, event: prepared.check.eventText, priority: push.priority,

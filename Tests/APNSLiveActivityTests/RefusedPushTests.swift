@@ -43,3 +43,30 @@ import Testing
         #expect(device.activity(token: Self.known, now: later)?.timeline.map(\.apnsID) == ["applied-1", "applied-3"])
     }
 }
+
+/// The content-state an update replaces is handed back in the prepared push, so its last reference goes (and the
+/// value is freed) after the device's lock is released; the activity shows the new one.
+@Suite struct PreviousContentStateTests {
+    typealias P = TestPayloads
+
+    @Test func theReplacedContentStateLeavesWithThePreparedPush() throws {
+        var state = LiveActivityDeviceState(configuration: LiveActivityConfiguration(schemas: [P.delivery]))
+        let token = String(repeating: "ab", count: 32)
+        func push(_ progress: String, offset: Int) -> LiveActivityPush {
+            LiveActivityPush(
+                deviceToken: token, topic: "com.example.app.push-type.liveactivity", priority: 5, apnsID: "id-\(offset)",
+                payload: Array(P.update(
+                    timestamp: P.nowSeconds + offset, state: #"{"progress":\#(progress),"eta":\#(P.etaReference)}"#).utf8))
+        }
+        var first = PreparedPush(push("0.25", offset: 0), now: P.now, configuration: state.configuration)
+        _ = state.receive(push("0.25", offset: 0), taking: &first, now: P.now) { _ in true }
+        #expect(first.previousContentState == nil, "the token showed no activity before")
+        let shown = try #require(state.activity(token: token, now: P.now)?.contentState)
+
+        let later = P.now.adding(seconds: 1)
+        var second = PreparedPush(push("0.75", offset: 1), now: later, configuration: state.configuration)
+        _ = state.receive(push("0.75", offset: 1), taking: &second, now: later) { _ in true }
+        #expect(second.previousContentState == shown)
+        #expect(state.activity(token: token, now: later)?.contentState?["progress"] == .number("0.75"))
+    }
+}
