@@ -1,19 +1,44 @@
+import APNSCore
 import Foundation
 
-/// The web inspector's static files (HTML, CSS, JS under `Sources/APNSAdmin/Inspector/`), read once from the
-/// module's resource bundle. Only files in that directory are served; names with a slash never match.
+/// The web inspector's static files (HTML, CSS, JS under `Sources/APNSAdmin/Inspector/`), read from the module's
+/// resource bundle on the first request for one of them, not at start-up: the bundle lookup and the reads stay off
+/// the path to the listening line. Only files in that directory are served; names with a slash never match.
 public struct InspectorFiles: Sendable {
-    private let files: [String: Data]
+    /// Where the files are; nil: there are none.
+    private let locate: @Sendable () -> URL?
+    /// The files once read (shared by copies of this value).
+    private let loaded: Locked<[String: Data]?>
 
-    /// Loads the bundled inspector.
+    /// The bundled inspector.
     public static func bundled() -> InspectorFiles {
-        guard let directory = Bundle.module.url(forResource: "Inspector", withExtension: nil) else {
-            return InspectorFiles(files: [:])
-        }
-        return InspectorFiles(directory: directory)
+        InspectorFiles(locate: { Bundle.module.url(forResource: "Inspector", withExtension: nil) }, files: nil)
     }
 
+    /// The files of `directory`.
     public init(directory: URL) {
+        self.init(locate: { directory }, files: nil)
+    }
+
+    init(files: [String: Data]) {
+        self.init(locate: { nil }, files: files)
+    }
+
+    private init(locate: @escaping @Sendable () -> URL?, files: [String: Data]?) {
+        self.locate = locate
+        loaded = Locked(files)
+    }
+
+    private var files: [String: Data] {
+        loaded.withLock { loaded in
+            if let loaded { return loaded }
+            let files = locate().map(Self.read(directory:)) ?? [:]
+            loaded = files
+            return files
+        }
+    }
+
+    private static func read(directory: URL) -> [String: Data] {
         var files: [String: Data] = [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names {
@@ -21,11 +46,7 @@ public struct InspectorFiles: Sendable {
                 files[name] = data
             }
         }
-        self.init(files: files)
-    }
-
-    init(files: [String: Data]) {
-        self.files = files
+        return files
     }
 
     public var names: [String] { files.keys.sorted() }

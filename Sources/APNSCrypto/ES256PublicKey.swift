@@ -22,8 +22,9 @@ public struct ES256PublicKey: ES256Verifier, Sendable {
 
     init(key: EVPKey) throws(CryptoError) {
         self.key = key
-        publicKeyFingerprint = sha256Hex(try key.subjectPublicKeyInfoDER())
-        pemRepresentation = try key.publicKeyPEM()
+        let der = try key.subjectPublicKeyInfoDER()
+        publicKeyFingerprint = sha256Hex(der)
+        pemRepresentation = try EVPKey.publicKeyPEM(subjectPublicKeyInfoDER: der)
     }
 
     public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {

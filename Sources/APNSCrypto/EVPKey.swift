@@ -22,7 +22,12 @@ final class EVPKey: @unchecked Sendable {
 
     /// Reads a PEM private key (PKCS#8 `BEGIN PRIVATE KEY`, as in Apple's `.p8`, or SEC1 `BEGIN EC PRIVATE KEY`).
     /// Encrypted keys are refused rather than prompting for a passphrase.
+    /// An unencrypted EC key is read by OpenSSL's EC decoder alone; anything else (and the errors) by the general
+    /// reader, which tries every decoder.
     static func privateKey(pem: String) throws(CryptoError) -> EVPKey {
+        if let loaded = withBytes(pem, { bytes, count in cnative_read_ec_private_key_pem(bytes, count) }) {
+            return try EVPKey(taking: loaded, hasPrivateKey: true)
+        }
         let loaded = withMemoryBIO(pem) { bio in PEM_read_bio_PrivateKey(bio, nil, refusePassphrase, nil) }
         guard let loaded else { throw .notAPrivateKey(detail: drainErrors()) }
         return try EVPKey(taking: loaded, hasPrivateKey: true)
@@ -30,6 +35,9 @@ final class EVPKey: @unchecked Sendable {
 
     /// Reads a PEM SubjectPublicKeyInfo (`BEGIN PUBLIC KEY`).
     static func publicKey(pem: String) throws(CryptoError) -> EVPKey {
+        if let loaded = withBytes(pem, { bytes, count in cnative_read_ec_public_key_pem(bytes, count) }) {
+            return try EVPKey(taking: loaded, hasPrivateKey: false)
+        }
         let loaded = withMemoryBIO(pem) { bio in PEM_read_bio_PUBKEY(bio, nil, refusePassphrase, nil) }
         guard let loaded else { throw .notAPublicKey(detail: drainErrors()) }
         return try EVPKey(taking: loaded, hasPrivateKey: false)
@@ -48,15 +56,21 @@ final class EVPKey: @unchecked Sendable {
         return try EVPKey(taking: generated, hasPrivateKey: true)
     }
 
-    /// The public half only, as its own key.
+    /// The public half only, as its own key: made from the public point when the key has a named-curve one
+    /// (without an encode and decode), else read back from its PEM.
     func publicOnly() throws(CryptoError) -> EVPKey {
-        try EVPKey.publicKey(pem: publicKeyPEM())
+        if let point = uncompressedPublicPoint(), let key = point.withUnsafeBufferPointer({ cnative_ec_p256_public_key($0.baseAddress) }) {
+            return try EVPKey(taking: key, hasPrivateKey: false)
+        }
+        return try EVPKey.publicKey(pem: publicKeyPEM())
     }
 
     // MARK: Exporting
 
-    /// DER SubjectPublicKeyInfo.
+    /// DER SubjectPublicKeyInfo. For a named-curve P-256 key with an uncompressed point this is a fixed prefix and
+    /// the point, as `i2d_PUBKEY` writes it (without OpenSSL's encoder search).
     func subjectPublicKeyInfoDER() throws(CryptoError) -> [UInt8] {
+        if let point = uncompressedPublicPoint() { return EVPKey.p256SubjectPublicKeyInfoPrefix + point }
         let length = i2d_PUBKEY(pointer, nil)
         guard length > 0 else { throw .operationFailed(operation: "i2d_PUBKEY", detail: EVPKey.drainErrors()) }
         var bytes = [UInt8](repeating: 0, count: Int(length))
@@ -69,7 +83,28 @@ final class EVPKey: @unchecked Sendable {
     }
 
     func publicKeyPEM() throws(CryptoError) -> String {
-        try EVPKey.writeToMemoryBIO(operation: "PEM_write_bio_PUBKEY") { bio in PEM_write_bio_PUBKEY(bio, pointer) }
+        try EVPKey.publicKeyPEM(subjectPublicKeyInfoDER: subjectPublicKeyInfoDER())
+    }
+
+    /// `-----BEGIN PUBLIC KEY-----` around `der`, as `PEM_write_bio_PUBKEY` writes it.
+    static func publicKeyPEM(subjectPublicKeyInfoDER der: [UInt8]) throws(CryptoError) -> String {
+        try writeToMemoryBIO(operation: "PEM_write_bio") { bio in
+            // PEM_write_bio answers the length written, or 0.
+            PEM_write_bio(bio, "PUBLIC KEY", "", der, der.count) > 0 ? 1 : 0
+        }
+    }
+
+    /// SubjectPublicKeyInfo DER up to the point: SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING }.
+    private static let p256SubjectPublicKeyInfoPrefix: [UInt8] = [
+        0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01, 0x06, 0x08, 0x2A, 0x86, 0x48,
+        0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
+    ]
+
+    /// The 65-byte uncompressed public point, when the key is on a curve encoded by name and keeps its point so.
+    private func uncompressedPublicPoint() -> [UInt8]? {
+        var point = [UInt8](repeating: 0, count: 65)
+        let got = point.withUnsafeMutableBufferPointer { cnative_ec_p256_public_point(pointer, $0.baseAddress) }
+        return got == 1 ? point : nil
     }
 
     /// PKCS#8 PEM (`BEGIN PRIVATE KEY`), the format of Apple's `.p8`. Only for writing generated test keys.
@@ -129,6 +164,14 @@ final class EVPKey: @unchecked Sendable {
         guard group == "prime256v1" || group == "P-256" else { throw .notP256(found: "an EC key on \(group)") }
     }
 
+    static func withBytes<T>(_ text: String, _ body: (UnsafePointer<CChar>, Int32) -> T?) -> T? {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { buffer -> T? in
+            guard let base = buffer.baseAddress else { return nil }
+            return body(base.assumingMemoryBound(to: CChar.self), Int32(buffer.count))
+        }
+    }
+
     static func withMemoryBIO<T>(_ text: String, _ body: (OpaquePointer) -> T?) -> T? {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { buffer -> T? in
@@ -174,8 +217,12 @@ private let refusePassphrase: @convention(c) (
 func sha256Hex(_ bytes: [UInt8]) -> String {
     var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
     _ = SHA256(bytes, bytes.count, &digest)
-    return digest.map { byte in
-        let hex = String(byte, radix: 16)
-        return byte < 16 ? "0" + hex : hex
-    }.joined()
+    let digits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = []
+    hex.reserveCapacity(digest.count * 2)
+    for byte in digest {
+        hex.append(digits[Int(byte >> 4)])
+        hex.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: hex, as: UTF8.self)
 }

@@ -71,3 +71,84 @@ int cnative_bound_port(int fd) {
 static pthread_once_t libevent_pthreads_once = PTHREAD_ONCE_INIT;
 static void use_pthreads(void) { evthread_use_pthreads(); }
 void cnative_libevent_use_pthreads_once(void) { pthread_once(&libevent_pthreads_once, use_pthreads); }
+
+// ---- EC key loading (see CNative.h) ----------------------------------------------------------------------
+
+/// Refuses every passphrase request, so that an encrypted key fails (and the general path reports it).
+static int refuse_passphrase(char *buffer, int size, int rwflag, void *userdata) {
+    (void)buffer; (void)size; (void)rwflag; (void)userdata;
+    return -1;
+}
+
+/// A decoder asked for a key pair also returns a lone public key; the general reader refuses that for a private key.
+static int has_selected_parts(const EVP_PKEY *key, int selection) {
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) == 0) return 1;
+    BIGNUM *private = NULL;
+    int has = EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_PRIV_KEY, &private) == 1 && private != NULL;
+    BN_clear_free(private);
+    return has;
+}
+
+static EVP_PKEY *decode_ec_key(BIO *bio, const char *structure, int selection) {
+    EVP_PKEY *key = NULL;
+    if (bio == NULL) return NULL;
+    OSSL_DECODER_CTX *context = OSSL_DECODER_CTX_new_for_pkey(&key, "PEM", structure, "EC", selection, NULL, NULL);
+    if (context != NULL && OSSL_DECODER_CTX_set_pem_password_cb(context, refuse_passphrase, NULL) == 1
+        && OSSL_DECODER_from_bio(context, bio) == 1 && key != NULL && has_selected_parts(key, selection)) {
+        OSSL_DECODER_CTX_free(context);
+        return key;
+    }
+    OSSL_DECODER_CTX_free(context);
+    EVP_PKEY_free(key);
+    return NULL;
+}
+
+static EVP_PKEY *decode_ec_key_marked(BIO *bio, const char *structure, int selection) {
+    ERR_set_mark();
+    EVP_PKEY *key = decode_ec_key(bio, structure, selection);
+    ERR_pop_to_mark();
+    BIO_free(bio);
+    return key;
+}
+
+EVP_PKEY *cnative_read_ec_private_key_pem(const char *pem, int length) {
+    return decode_ec_key_marked(BIO_new_mem_buf(pem, length), NULL, EVP_PKEY_KEYPAIR);
+}
+
+EVP_PKEY *cnative_read_ec_private_key_pem_file(const char *path) {
+    return decode_ec_key_marked(BIO_new_file(path, "r"), NULL, EVP_PKEY_KEYPAIR);
+}
+
+EVP_PKEY *cnative_read_ec_public_key_pem(const char *pem, int length) {
+    return decode_ec_key_marked(BIO_new_mem_buf(pem, length), "SubjectPublicKeyInfo", EVP_PKEY_PUBLIC_KEY);
+}
+
+int cnative_ec_p256_public_point(const EVP_PKEY *key, unsigned char point[65]) {
+    size_t length = 0;
+    char encoding[16] = {0};
+    ERR_set_mark();
+    int got = EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_EC_ENCODING, encoding, sizeof encoding, NULL) == 1
+        && strcmp(encoding, OSSL_PKEY_EC_ENCODING_GROUP) == 0
+        && EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, point, 65, &length) == 1;
+    ERR_pop_to_mark();
+    return got && length == 65 && point[0] == 0x04;
+}
+
+EVP_PKEY *cnative_ec_p256_public_key(const unsigned char point[65]) {
+    EVP_PKEY *key = NULL;
+    ERR_set_mark();
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, (char *)"prime256v1", 0),
+        OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, (void *)point, 65),
+        OSSL_PARAM_construct_end(),
+    };
+    EVP_PKEY_CTX *context = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (context == NULL || EVP_PKEY_fromdata_init(context) != 1
+        || EVP_PKEY_fromdata(context, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
+        EVP_PKEY_free(key);
+        key = NULL;
+    }
+    EVP_PKEY_CTX_free(context);
+    ERR_pop_to_mark();
+    return key;
+}

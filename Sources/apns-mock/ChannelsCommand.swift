@@ -118,7 +118,7 @@ struct ChannelsCommand: ParsableCommand {
     }
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a channel: POST /1/apps/BUNDLE/channels (answers 201 and apns-channel-id).")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a channel: POST /1/apps/BUNDLE/channels (answers 201 and apns-channel-id).")
         @OptionGroup var target: Target
         @Option(name: .customLong("storage-policy"), help: ArgumentHelp("message-storage-policy: 0 no message stored, 1 most recent message stored.", valueName: "0|1"))
         var storagePolicy: Int = 1
@@ -130,20 +130,20 @@ struct ChannelsCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the app's channels: GET /1/apps/BUNDLE/all-channels.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the app's channels: GET /1/apps/BUNDLE/all-channels.")
         @OptionGroup var target: Target
         func run() throws { try target.run(method: "GET", path: "all-channels") }
     }
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Read a channel's configuration: GET /1/apps/BUNDLE/channels with apns-channel-id.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Read a channel's configuration: GET /1/apps/BUNDLE/channels with apns-channel-id.")
         @OptionGroup var target: Target
         @Argument(help: "The channel id (base64).") var channelID: String
         func run() throws { try target.run(method: "GET", path: "channels", channelID: channelID) }
     }
 
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a channel: DELETE /1/apps/BUNDLE/channels with apns-channel-id (answers 204).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a channel: DELETE /1/apps/BUNDLE/channels with apns-channel-id (answers 204).")
         @OptionGroup var target: Target
         @Argument(help: "The channel id (base64).") var channelID: String
         func run() throws { try target.run(method: "DELETE", path: "channels", channelID: channelID) }

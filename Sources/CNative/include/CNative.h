@@ -28,6 +28,8 @@
 #include <openssl/pkcs12.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <openssl/decoder.h>
+#include <openssl/core_names.h>
 
 #include <event2/event.h>
 #include <event2/buffer.h>
@@ -61,6 +63,24 @@ int cnative_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name);
 int cnative_X509_add_ext_conf(X509 *cert, X509 *issuer, int nid, const char *value);
 /// Adds a non-critical extension with dotted `oid` whose value is the DER `der`; 1 on success.
 int cnative_X509_add_ext_der(X509 *cert, const char *oid, const unsigned char *der, int length);
+
+// ---- EC key loading without OpenSSL 3's try-every-decoder search -------------------------------------
+// PEM_read_bio_PrivateKey and friends build a decoder chain from every provider decoder (~3-4M instructions per
+// key); naming the input (PEM) and key type (EC) leaves one chain (~1M). Each returns NULL, with OpenSSL's error
+// queue as it was before the call, for anything else (another key type, an encrypted key, a first PEM block that
+// is not the key): the caller then uses the general function, whose answer and errors are the reference.
+/// The EC private key in the first PEM block of `pem` (PKCS#8 or SEC1, unencrypted), or NULL.
+EVP_PKEY *cnative_read_ec_private_key_pem(const char *pem, int length);
+/// The EC private key in the first PEM block of the file at `path`, or NULL.
+EVP_PKEY *cnative_read_ec_private_key_pem_file(const char *path);
+/// The EC public key in the first PEM block of `pem` (SubjectPublicKeyInfo, `BEGIN PUBLIC KEY`), or NULL.
+EVP_PKEY *cnative_read_ec_public_key_pem(const char *pem, int length);
+/// Writes the uncompressed public point (0x04 || X || Y) of a P-256 `key` to `point` (65 bytes); 1 on success,
+/// 0 (error queue unchanged) when the key has no such point or its curve is not encoded by name (a key kept in
+/// compressed form or with explicit curve parameters, whose SubjectPublicKeyInfo is not the named-curve one).
+int cnative_ec_p256_public_point(const EVP_PKEY *key, unsigned char point[65]);
+/// A public-only P-256 key from an uncompressed point, or NULL (error queue unchanged).
+EVP_PKEY *cnative_ec_p256_public_key(const unsigned char point[65]);
 
 // ---- socket and libevent helpers shared by the transport and the admin server -------------------------
 /// The local port a bound socket listens on (IPv4 or IPv6), or -1 when getsockname fails.
