@@ -24,6 +24,11 @@ public final class Metrics: @unchecked Sendable {
         /// buffer of this shard's, not inline in its `Locked` object, which sits next to the other shards' in memory
         /// (a counter changed per push there would share a cache line with another thread's).
         var latency = [Int64](repeating: 0, count: Metrics.latencyBucketsMicroseconds.count + 2)
+        /// Makes the shard's `Locked` object, whose reference count each recording changes, over two cache lines
+        /// long: another shard's object allocated next to it (the event loops' shards were made one after the
+        /// other) does not share a cache line with its header.
+        private var padding: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
         var latencyCount: Int64 { latency[Metrics.latencyBucketsMicroseconds.count] }
         var latencySumMicroseconds: Int64 { latency[Metrics.latencyBucketsMicroseconds.count + 1] }
