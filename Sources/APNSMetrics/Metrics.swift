@@ -20,9 +20,18 @@ public final class Metrics: @unchecked Sendable {
         /// Any other status.
         var requestsByOtherStatus: [Int: Int64] = [:]
         var rejectionsByReason: [String: Int64] = [:]
-        var latencyBuckets = [Int64](repeating: 0, count: Metrics.latencyBucketsMicroseconds.count)
-        var latencyCount: Int64 = 0
-        var latencySumMicroseconds: Int64 = 0
+        /// The latency histogram's buckets, then the count and the sum of latencies in microseconds: in one heap
+        /// buffer of this shard's, not inline in its `Locked` object, which sits next to the other shards' in memory
+        /// (a counter changed per push there would share a cache line with another thread's).
+        var latency = [Int64](repeating: 0, count: Metrics.latencyBucketsMicroseconds.count + 2)
+        /// Makes the shard's `Locked` object, whose reference count each recording changes, over two cache lines
+        /// long: another shard's object allocated next to it (the event loops' shards were made one after the
+        /// other) does not share a cache line with its header.
+        private var padding: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+        var latencyCount: Int64 { latency[Metrics.latencyBucketsMicroseconds.count] }
+        var latencySumMicroseconds: Int64 { latency[Metrics.latencyBucketsMicroseconds.count + 1] }
 
         /// Every status counted so far (a slot with a count was seen).
         var requestsByStatus: [Int: Int64] {
@@ -30,14 +39,39 @@ public final class Metrics: @unchecked Sendable {
             for (status, count) in requestsByStatusSlot.enumerated() where count > 0 { all[status] = count }
             return all
         }
+
+        /// One request counted.
+        mutating func count(status: Int, reason: String?, latencyMicroseconds: Int64, bucket: Int?) {
+            if status >= 0 && status < statusSlots {
+                requestsByStatusSlot[status] += 1
+            } else {
+                requestsByOtherStatus[status, default: 0] += 1
+            }
+            if status != 200 { rejectionsByReason[reason ?? "none", default: 0] += 1 }
+            if let bucket { latency[bucket] += 1 }
+            latency[Metrics.latencyBucketsMicroseconds.count] += 1
+            latency[Metrics.latencyBucketsMicroseconds.count + 1] += latencyMicroseconds
+        }
+
+        /// Adds another shard's counts to these.
+        mutating func add(_ other: Counters) {
+            for (status, count) in other.requestsByStatusSlot.enumerated() where count > 0 {
+                requestsByStatusSlot[status] += count
+            }
+            requestsByOtherStatus.merge(other.requestsByOtherStatus, uniquingKeysWith: +)
+            rejectionsByReason.merge(other.rejectionsByReason, uniquingKeysWith: +)
+            for index in latency.indices { latency[index] += other.latency[index] }
+        }
     }
 
     private static let statusSlots = 600
 
-    // `counters` is only touched with `lock` held. An `NSLock` and a stored property rather than `Locked`: its
-    // generic `withLock`, called across modules, ran unspecialised for every answered request.
-    private let lock = NSLock()
-    private var counters = Counters()
+    /// Shards of the request counters: a thread counts in the shard of its `ThreadSlot` (event-loop
+    /// threads in distinct shards), so that recording a request touches no lock or counter another event-loop
+    /// thread touches (one shared lock and counters cost both threads a cache line bouncing between cores per
+    /// push). A read takes each shard's lock in turn and sums them: it sees every request recorded before it.
+    private let shards: [Locked<Counters>] = (0..<Metrics.shardCount).map { _ in Locked(Counters()) }
+    private static let shardCount = 8
     private let connectionsOpen = Atomic<Int64>(0)
     private let connectionsTotal = Atomic<Int64>(0)
 
@@ -46,24 +80,9 @@ public final class Metrics: @unchecked Sendable {
     /// One answered request: its status, its reason (rejections only) and how long the answer took.
     public func recordRequest(status: Int, reason: String?, latencyMicroseconds: Int64) {
         let bucket = Self.latencyBucket(latencyMicroseconds)
-        lock.lock()
-        Self.count(status: status, reason: reason, latencyMicroseconds: latencyMicroseconds, bucket: bucket, in: &counters)
-        lock.unlock()
-    }
-
-    /// One request counted in `counters` (one access to the stored property, not one per counter).
-    private static func count(
-        status: Int, reason: String?, latencyMicroseconds: Int64, bucket: Int?, in counters: inout Counters
-    ) {
-        if status >= 0 && status < statusSlots {
-            counters.requestsByStatusSlot[status] += 1
-        } else {
-            counters.requestsByOtherStatus[status, default: 0] += 1
+        shards[ThreadSlot.current & (Self.shardCount - 1)].withLock {
+            $0.count(status: status, reason: reason, latencyMicroseconds: latencyMicroseconds, bucket: bucket)
         }
-        if status != 200 { counters.rejectionsByReason[reason ?? "none", default: 0] += 1 }
-        if let bucket { counters.latencyBuckets[bucket] += 1 }
-        counters.latencyCount += 1
-        counters.latencySumMicroseconds += latencyMicroseconds
     }
 
     /// The first bucket whose bound holds `latencyMicroseconds`; nil past the last bound.
@@ -82,9 +101,8 @@ public final class Metrics: @unchecked Sendable {
 
     /// Prometheus text format 0.0.4.
     public func prometheusText() -> String {
-        lock.lock()
-        let snapshot = counters
-        lock.unlock()
+        var snapshot = Counters()
+        for shard in shards { snapshot.add(shard.withLock { $0 }) }
         var lines: [String] = []
         lines.append("# HELP apns_mock_requests_total Requests answered, by HTTP status.")
         lines.append("# TYPE apns_mock_requests_total counter")
@@ -99,7 +117,7 @@ public final class Metrics: @unchecked Sendable {
         lines.append("# HELP apns_mock_response_latency_seconds Time from request to answer.")
         lines.append("# TYPE apns_mock_response_latency_seconds histogram")
         var cumulative: Int64 = 0
-        for (bound, count) in zip(Self.latencyBucketsMicroseconds, snapshot.latencyBuckets) {
+        for (bound, count) in zip(Self.latencyBucketsMicroseconds, snapshot.latency) {
             cumulative += count
             lines.append("apns_mock_response_latency_seconds_bucket{le=\"\(Self.seconds(bound))\"} \(cumulative)")
         }

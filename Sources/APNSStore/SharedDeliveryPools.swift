@@ -1,5 +1,6 @@
 import APNSCore
 import Foundation
+import HTTPContract
 import Synchronization
 
 /// The intern pools of one in-memory store, shared by its packers (one per appending thread, `DeliveryPackers`) so
@@ -71,23 +72,5 @@ struct DeliveryPackers: Sendable {
     /// Runs `body` with the calling thread's packer.
     func withPacker<Result>(_ body: (inout DeliveryPacker) -> Result) -> Result {
         packers[ThreadSlot.current % packers.count].withLock(body)
-    }
-}
-
-/// A small number per thread, handed out in the order threads first ask (1, 2, 3, ...), so that the first few
-/// threads of a process (the event loops) map to distinct slots of a per-thread table.
-enum ThreadSlot {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-    private static let lastSlot = Atomic<Int>(0)
-
-    static var current: Int {
-        if let stored = pthread_getspecific(key) { return Int(bitPattern: stored) }
-        let slot = lastSlot.add(1, ordering: .relaxed).newValue
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: slot))
-        return slot
     }
 }
