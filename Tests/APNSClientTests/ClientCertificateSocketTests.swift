@@ -32,7 +32,10 @@ import Testing
     }
 
     /// Writes a certificate issued by the dev CA for `template` and returns (certificate, key) paths.
-    static func issue(_ template: ProviderCertificateTemplate, by caName: String = "dev-ca") throws -> (String, String) {
+    /// Issues a certificate for `template` and runs `body` with its certificate and key files, removed after.
+    static func withIssued<Result>(
+        _ template: ProviderCertificateTemplate, by caName: String = "dev-ca", _ body: ((String, String)) throws -> Result
+    ) throws -> Result {
         let authority = try ClientCertificateAuthority(
             certificatePEM: String(contentsOfFile: certs + "/\(caName).pem", encoding: .utf8),
             privateKeyPEM: String(contentsOfFile: certs + "/\(caName).key", encoding: .utf8))
@@ -41,12 +44,13 @@ import Testing
             friendlyName: template.commonName)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-cert-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
         try issued.certificatePEM.write(toFile: certificate, atomically: true, encoding: .utf8)
         try issued.privateKeyPEM.write(toFile: key, atomically: true, encoding: .utf8)
         #expect(!issued.pkcs12.isEmpty)
-        return (certificate, key)
+        return try body((certificate, key))
     }
 
     /// Sends one push presenting `client` (nil: no certificate) and returns what the application saw.
@@ -76,7 +80,7 @@ import Testing
         let template = ProviderCertificateTemplate(
             bundleID: "com.example.app", environments: [.development, .production],
             extraTopics: ["com.example.app.voip"], teamID: "TEAM123456")
-        let peer = try #require(try Self.presented(Self.issue(template), trusting: Self.certs + "/dev-ca.pem"))
+        let peer = try #require(try Self.withIssued(template) { try Self.presented($0, trusting: Self.certs + "/dev-ca.pem") })
         #expect(peer.verification == .trusted)
         #expect(peer.subject.contains("UID=com.example.app"))
         #expect(peer.sha256.count == 64)
@@ -88,7 +92,7 @@ import Testing
 
     @Test func withoutTheCAItIsUntrusted() throws {
         let template = ProviderCertificateTemplate(bundleID: "com.example.app", environments: [.development], teamID: "T")
-        let peer = try #require(try Self.presented(Self.issue(template), trusting: nil))
+        let peer = try #require(try Self.withIssued(template) { try Self.presented($0, trusting: nil) })
         guard case .untrusted(let why) = peer.verification else {
             Issue.record("expected untrusted, got \(peer.verification)")
             return

@@ -80,6 +80,7 @@ struct ES256KeyTests {
             return found.contains("secp384r1")
         }
         let directory = try OpenSSLCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let plain = directory.appendingPathComponent("plain.p8")
         try ES256PrivateKey.generate().pkcs8PEM().write(to: plain, atomically: true, encoding: .utf8)
         let encrypted = try OpenSSLCommand.run(["pkcs8", "-topk8", "-in", plain.path, "-passout", "pass:secret"])

@@ -37,6 +37,7 @@ struct KeyRegistryConfigurationTests {
     @Test("a JSON configuration with p8, PEM file and inline PEM keys builds the registry, flags merged in")
     func fromJSON() throws {
         let directory = try OpenSSLCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let dev = try ES256PrivateKey.generate()
         let topicKey = try ES256PrivateKey.generate()
         try dev.publicKey.pemRepresentation.write(to: directory.appendingPathComponent("dev.pub.pem"), atomically: true, encoding: .utf8)

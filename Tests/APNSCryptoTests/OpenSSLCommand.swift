@@ -21,6 +21,7 @@ enum OpenSSLCommand {
         String(decoding: try execute("/bin/sh", ["-c", script], environment: environment, input: nil), as: UTF8.self)
     }
 
+    /// A new empty directory under the system's temporary directory; the caller removes it.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("apns-auth-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

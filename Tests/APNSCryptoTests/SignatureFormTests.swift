@@ -45,6 +45,7 @@ struct SignatureFormTests {
         let key = try fixture.addKey("KEYAAAAAA1").privateKey
         fixture.clock.set(Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970))
         let directory = try OpenSSLCommand.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let keyFile = directory.appendingPathComponent("AuthKey_KEYAAAAAA1.p8")
         try key.pkcs8PEM().write(to: keyFile, atomically: true, encoding: .utf8)
         let token = try OpenSSLCommand.shell(Self.appleRecipe, environment: [

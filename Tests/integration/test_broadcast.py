@@ -236,8 +236,8 @@ def test_every_broadcast_reason_over_http2(reason_servers, reason, case, status)
     assert response.headers["apns-request-id"]
 
 
-def test_channels_and_subscribers_survive_a_restart(start_server):
-    data_dir = tempfile.mkdtemp(prefix="apns-mock-broadcast-")
+def test_channels_and_subscribers_survive_a_restart(start_server, tmp_path):
+    data_dir = str(tmp_path)
     first = serve(start_server, data_dir=data_dir)
     with client(first) as http:
         channel = create(http, first, push_type="liveactivity").headers["apns-channel-id"]

@@ -75,8 +75,8 @@ def test_curl_http2_prior_knowledge_on_the_h2c_port(server):
     assert parse_curl(result.stdout)[0] == 200
 
 
-def test_nghttp_gets_apns_answers(server):
-    body = "/tmp/apns-mock-nghttp-body.json"
+def test_nghttp_gets_apns_answers(server, tmp_path):
+    body = str(tmp_path / "body.json")
     with open(body, "wb") as handle:
         handle.write(ALERT)
     result = subprocess.run(["nghttp", "-v", "-H", ":method: POST", "-H", f"authorization: bearer {pyjwt_token()}",

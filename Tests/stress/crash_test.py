@@ -10,6 +10,7 @@ import argparse
 import json
 import os
 import pathlib
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -116,6 +117,7 @@ def main():
             server.stop()
     print(f"crash test passed: {args.cycles} cycles, {len(acknowledged_all)} acknowledged deliveries, 0 lost, "
           f"integrity ok after every restart ({time.monotonic() - total_start:.0f} s)")
+    shutil.rmtree(data_dir, ignore_errors=True)  # kept only when the test fails, for a look at the file
     return 0
 
 
