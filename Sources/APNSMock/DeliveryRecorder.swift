@@ -94,41 +94,6 @@ final class DeliveryRecorder: Sendable {
             latencyMicroseconds: latencyMicroseconds, injected: draft.injected, redactions: redactions)
     }
 
-    /// The push's record as a value, for a store that takes one (SQLite): built at once, as `devicePush`'s
-    /// `record` would build it (a test holds the two to the same record), without the `DevicePushRecord` between.
-    static func deliveryRecord(
-        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64, redactions: RedactedAuthorizationMemo?
-    ) -> DeliveryRecord {
-        // Kept as `clientCertificate`, summarised; most connections present none, and then the TLS facts are kept
-        // as they are (the certificate is looked at once, not copied and compared).
-        let tls: TLSInfo?
-        let clientCertificate: ClientCertificateSummary?
-        if let certificate = request.connection.tls?.clientCertificate {
-            var stripped = request.connection.tls
-            stripped?.clientCertificate = nil
-            tls = stripped
-            clientCertificate = ClientCertificateSummary(certificate)
-        } else {
-            tls = request.connection.tls
-            clientCertificate = nil
-        }
-        // `draft.verdict` read in place: a local copy of the verdict retained and released all its findings.
-        return DeliveryRecord(
-            receivedAt: request.receivedAt, connectionID: request.connection.id,
-            clientAddress: request.connection.remoteAddress, environment: draft.verdict.environment,
-            tls: tls, method: request.method, path: request.path,
-            deviceToken: draft.verdict.deviceToken, headers: Self.recordedHeaders(request, redactions: redactions),
-            providerToken: Self.providerTokenSummary(draft.verdict.findings),
-            payload: request.body, status: draft.verdict.status, reason: draft.verdict.wireReason,
-            apnsID: draft.apnsID, apnsUniqueID: draft.uniqueID, warnings: draft.verdict.warnings,
-            explanation: draft.verdict.explanation, ruleID: draft.verdict.ruleID,
-            strict: draft.verdict.isStrictMockAnswer, pushType: draft.verdict.pushType?.rawValue,
-            topic: draft.verdict.topic,
-            liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
-            latencyMicroseconds: latencyMicroseconds, injected: draft.injected,
-            clientCertificate: clientCertificate)
-    }
-
     /// Stores a finished record and counts it; `send(true)` once durable, `send(false)` when the store failed.
     func append(_ record: DeliveryRecord, then send: @escaping @Sendable (_ stored: Bool) -> Void) {
         if let inMemory {
