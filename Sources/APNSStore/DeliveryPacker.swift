@@ -228,16 +228,7 @@ struct DeliveryPacker: Sendable {
     /// where a pooling one writes a number (texts that rarely repeat within a record; no search for a repeat).
     private mutating func literal(_ text: String?) {
         guard let text else { return tag(.absent) }
-        Self.withUTF8(of: text) { utf8 in bytes.appendCounted(tag: Self.inlineTag, utf8) }
-    }
-
-    /// Runs `body` on the string's UTF-8 bytes in place (no copy of the string, as `withUTF8` needs: a retain and
-    /// a release per string); a string not stored as UTF-8 is copied first.
-    @inline(__always)
-    private static func withUTF8<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = text
-        return copy.withUTF8(body)
+        text.withUTF8InPlace { utf8 in bytes.appendCounted(tag: Self.inlineTag, utf8) }
     }
 
     /// A fault's fields, in a self-contained record.
@@ -266,7 +257,7 @@ struct DeliveryPacker: Sendable {
     /// string), or its bytes.
     private mutating func inline(_ text: String?) {
         guard let text else { return tag(.absent) }
-        Self.withUTF8(of: text) { utf8 in inline(utf8) }
+        text.withUTF8InPlace { utf8 in inline(utf8) }
     }
 
     private mutating func inline(_ utf8: UnsafeBufferPointer<UInt8>) {

@@ -56,13 +56,7 @@ struct SQLiteRow: @unchecked Sendable {
 
     /// Appends a text value (its UTF-8 bytes, read in place).
     mutating func append(text: String) {
-        if let done: Void = text.utf8.withContiguousStorageIfAvailable({
-            append(.text, contentsOf: UnsafeRawBufferPointer($0))
-        }) {
-            return done
-        }
-        var copy = text
-        copy.withUTF8 { append(.text, contentsOf: UnsafeRawBufferPointer($0)) }
+        text.withUTF8InPlace { append(.text, contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends a text value, or NULL for nil.
