@@ -25,7 +25,7 @@ final class EVPKey: @unchecked Sendable {
     /// An unencrypted EC key is read by OpenSSL's EC decoder alone; anything else (and the errors) by the general
     /// reader, which tries every decoder.
     static func privateKey(pem: String) throws(CryptoError) -> EVPKey {
-        if let loaded = withBytes(pem, { bytes, count in cnative_read_ec_private_key_pem(bytes, count) }) {
+        if let loaded = withMemoryBIO(pem, { bio in cnative_read_ec_private_key_pem(bio) }) {
             return try EVPKey(taking: loaded, hasPrivateKey: true)
         }
         let loaded = withMemoryBIO(pem) { bio in PEM_read_bio_PrivateKey(bio, nil, refusePassphrase, nil) }
@@ -35,7 +35,7 @@ final class EVPKey: @unchecked Sendable {
 
     /// Reads a PEM SubjectPublicKeyInfo (`BEGIN PUBLIC KEY`).
     static func publicKey(pem: String) throws(CryptoError) -> EVPKey {
-        if let loaded = withBytes(pem, { bytes, count in cnative_read_ec_public_key_pem(bytes, count) }) {
+        if let loaded = withMemoryBIO(pem, { bio in cnative_read_ec_public_key_pem(bio) }) {
             return try EVPKey(taking: loaded, hasPrivateKey: false)
         }
         let loaded = withMemoryBIO(pem) { bio in PEM_read_bio_PUBKEY(bio, nil, refusePassphrase, nil) }
@@ -162,14 +162,6 @@ final class EVPKey: @unchecked Sendable {
         }
         let group = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard group == "prime256v1" || group == "P-256" else { throw .notP256(found: "an EC key on \(group)") }
-    }
-
-    static func withBytes<T>(_ text: String, _ body: (UnsafePointer<CChar>, Int32) -> T?) -> T? {
-        var bytes = Array(text.utf8)
-        return bytes.withUnsafeMutableBytes { buffer -> T? in
-            guard let base = buffer.baseAddress else { return nil }
-            return body(base.assumingMemoryBound(to: CChar.self), Int32(buffer.count))
-        }
     }
 
     static func withMemoryBIO<T>(_ text: String, _ body: (OpaquePointer) -> T?) -> T? {

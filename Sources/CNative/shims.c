@@ -107,20 +107,22 @@ static EVP_PKEY *decode_ec_key_marked(BIO *bio, const char *structure, int selec
     ERR_set_mark();
     EVP_PKEY *key = decode_ec_key(bio, structure, selection);
     ERR_pop_to_mark();
+    return key;
+}
+
+EVP_PKEY *cnative_read_ec_private_key_pem(BIO *bio) {
+    return decode_ec_key_marked(bio, NULL, EVP_PKEY_KEYPAIR);
+}
+
+EVP_PKEY *cnative_read_ec_private_key_pem_file(const char *path) {
+    BIO *bio = BIO_new_file(path, "r");
+    EVP_PKEY *key = decode_ec_key_marked(bio, NULL, EVP_PKEY_KEYPAIR);
     BIO_free(bio);
     return key;
 }
 
-EVP_PKEY *cnative_read_ec_private_key_pem(const char *pem, int length) {
-    return decode_ec_key_marked(BIO_new_mem_buf(pem, length), NULL, EVP_PKEY_KEYPAIR);
-}
-
-EVP_PKEY *cnative_read_ec_private_key_pem_file(const char *path) {
-    return decode_ec_key_marked(BIO_new_file(path, "r"), NULL, EVP_PKEY_KEYPAIR);
-}
-
-EVP_PKEY *cnative_read_ec_public_key_pem(const char *pem, int length) {
-    return decode_ec_key_marked(BIO_new_mem_buf(pem, length), "SubjectPublicKeyInfo", EVP_PKEY_PUBLIC_KEY);
+EVP_PKEY *cnative_read_ec_public_key_pem(BIO *bio) {
+    return decode_ec_key_marked(bio, "SubjectPublicKeyInfo", EVP_PKEY_PUBLIC_KEY);
 }
 
 int cnative_ec_p256_public_point(const EVP_PKEY *key, unsigned char point[65]) {

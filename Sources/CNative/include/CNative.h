@@ -69,12 +69,14 @@ int cnative_X509_add_ext_der(X509 *cert, const char *oid, const unsigned char *d
 // key); naming the input (PEM) and key type (EC) leaves one chain (~1M). Each returns NULL, with OpenSSL's error
 // queue as it was before the call, for anything else (another key type, an encrypted key, a first PEM block that
 // is not the key): the caller then uses the general function, whose answer and errors are the reference.
-/// The EC private key in the first PEM block of `pem` (PKCS#8 or SEC1, unencrypted), or NULL.
-EVP_PKEY *cnative_read_ec_private_key_pem(const char *pem, int length);
+/// The EC private key in the first PEM block read from `bio` (PKCS#8 or SEC1, unencrypted), or NULL. The BIO
+/// stays the caller's.
+EVP_PKEY *cnative_read_ec_private_key_pem(BIO *bio);
 /// The EC private key in the first PEM block of the file at `path`, or NULL.
 EVP_PKEY *cnative_read_ec_private_key_pem_file(const char *path);
-/// The EC public key in the first PEM block of `pem` (SubjectPublicKeyInfo, `BEGIN PUBLIC KEY`), or NULL.
-EVP_PKEY *cnative_read_ec_public_key_pem(const char *pem, int length);
+/// The EC public key in the first PEM block read from `bio` (SubjectPublicKeyInfo, `BEGIN PUBLIC KEY`), or NULL.
+/// The BIO stays the caller's.
+EVP_PKEY *cnative_read_ec_public_key_pem(BIO *bio);
 /// Writes the uncompressed public point (0x04 || X || Y) of a P-256 `key` to `point` (65 bytes); 1 on success,
 /// 0 (error queue unchanged) when the key has no such point or its curve is not encoded by name (a key kept in
 /// compressed form or with explicit curve parameters, whose SubjectPublicKeyInfo is not the named-curve one).
