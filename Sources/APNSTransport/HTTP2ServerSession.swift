@@ -164,10 +164,7 @@ final class HTTP2ServerSession {
     func resetIncompleteStreams(startedBefore cutoff: UInt64) -> Int {
         precondition(!insideNGHTTP2)
         var count = 0
-        var next = openStreams
-        while let stream = next {
-            next = stream.next
-            guard !stream.dispatched && !stream.refused && stream.startedAt < cutoff else { continue }
+        for stream in incompleteStreams where stream.startedAt < cutoff {
             refuse(stream)
             _ = nghttp2_submit_rst_stream(
                 session, UInt8(NGHTTP2_FLAG_NONE.rawValue), stream.streamID, NGHTTP2_CANCEL.rawValue)
@@ -178,13 +175,19 @@ final class HTTP2ServerSession {
 
     /// When the oldest unfinished request began (monotonic nanoseconds), or nil when none is unfinished.
     var oldestIncompleteStreamStart: UInt64? {
-        var oldest: UInt64?
-        var next = openStreams
-        while let stream = next {
-            next = stream.next
-            if !stream.dispatched && !stream.refused { oldest = min(oldest ?? .max, stream.startedAt) }
+        incompleteStreams.lazy.map(\.startedAt).min()
+    }
+
+    /// The open streams whose request has not ended (neither dispatched nor refused). Each stream's successor is
+    /// read before the stream is handed out, so the caller may take it out of the list (`refuse`).
+    private var incompleteStreams: some Sequence<StreamState> {
+        sequence(state: openStreams) { next -> StreamState? in
+            while let stream = next {
+                next = stream.next
+                if !stream.dispatched && !stream.refused { return stream }
+            }
+            return nil
         }
-        return oldest
     }
 
     /// Completed requests since the last call, in arrival order.
