@@ -4,7 +4,6 @@ table, the fan-out to activities subscribed with input-push-channel, and channel
 import json
 import pathlib
 import ssl
-import tempfile
 import time
 import urllib.request
 
@@ -63,14 +62,8 @@ def admin(server, path):
         return json.load(response)
 
 
-def serve(start_server, config=None, data_dir=None):
-    args = ["--manage-port", "0"]
-    if config is not None:
-        path = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
-        json.dump(config, path)
-        path.close()
-        args += ["--config", path.name]
-    return start_server(*args, data_dir=data_dir)
+def serve(start_server, data_dir=None):
+    return start_server("--manage-port", "0", data_dir=data_dir)
 
 
 def test_channel_management_answers_as_apple_documents(start_server):

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -84,7 +85,8 @@ class Browser:
         self.process = subprocess.Popen(
             [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)  # its own process group: close() kills the helpers Chromium starts too
         port = None
         deadline = time.time() + 30
         while time.time() < deadline and port is None:
@@ -125,9 +127,32 @@ class Browser:
         raise AssertionError(f"timed out waiting for {expression}")
 
     def close(self):
-        self.process.kill()
+        """Kills Chromium's whole process group (its zygote and renderers outlived the main process and wrote into
+        the profile after it was removed), waits until none of them runs any more, then removes the profile."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self.process.wait()
+        deadline = time.monotonic() + 10
+        while group_members_running(self.process.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def group_members_running(group):
+    """Whether any process of process group `group` is still running (not yet a zombie)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            return True
+    return False
 
 
 @pytest.fixture
