@@ -91,7 +91,8 @@ final class DeliveryRecorder: Sendable {
             ruleID: findings.ruleID, strict: draft.verdict.isStrictMockAnswer,
             pushType: findings.facts.pushType?.rawValue, topic: findings.facts.topic,
             liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
-            latencyMicroseconds: latencyMicroseconds, injected: draft.injected, redactions: redactions)
+            latencyMicroseconds: latencyMicroseconds, injected: draft.injected, redactions: redactions,
+            apnsIDBits: draft.apnsIDBits, apnsUniqueIDBits: draft.uniqueIDBits)
     }
 
     /// Stores a finished record and counts it; `send(true)` once durable, `send(false)` when the store failed.
