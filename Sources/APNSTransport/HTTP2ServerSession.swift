@@ -201,7 +201,8 @@ final class HTTP2ServerSession {
     /// places with a second one, so both keep their storage (no array allocated per read). The events are lent
     /// to `body` from a local array, which `body` cannot reach: no copy of each request (a retain and a release
     /// of each of its strings and arrays), as iterating the stored array made.
-    func forEachEvent(_ body: (Event) -> Void) {
+    /// Each request is handed to `body` to keep (`consuming`): built once, never copied, not destroyed here.
+    func forEachEvent(_ body: (consuming Event) -> Void) {
         guard !events.isEmpty else { return }
         var batch: [QueuedEvent] = []
         swap(&batch, &eventsBeingHandled)

@@ -14,8 +14,10 @@ public protocol HTTP2ConnectionHandler: AnyObject {
     /// SETTINGS_MAX_CONCURRENT_STREAMS for the server's first SETTINGS frame (APNs: 1 until the first valid
     /// provider token, then 1000; A-SEND, A-CONN).
     var initialMaxConcurrentStreams: UInt32 { get }
-    /// A request has arrived complete (END_STREAM seen) or its body passed the buffering limit.
-    func handle(_ request: HTTPRequest, sink: ResponseSink)
+    /// A request has arrived complete (END_STREAM seen) or its body passed the buffering limit. The request is
+    /// handed over (`consuming`): a handler that keeps it (a delivery record) takes it without a copy; one declared
+    /// with a plain parameter borrows it, as before.
+    func handle(_ request: consuming HTTPRequest, sink: ResponseSink)
     /// The connection is gone; no further calls follow.
     func connectionClosed()
 }
