@@ -2,6 +2,32 @@
 /// bytes: what `RandomUUID` writes, and what the simulated device's timeline and the in-memory store keep as 16
 /// bytes instead of a 36-character string.
 public enum CanonicalUUID {
+    /// A UUID's 128 bits as `parse` reads them from canonical text, and the case of that text's letters (nil when it
+    /// has none).
+    public struct Bits: Sendable, Hashable {
+        public var high: UInt64
+        public var low: UInt64
+        public var uppercase: Optional<Bool>
+
+        public init(high: UInt64, low: UInt64, uppercase: Bool?) {
+            self.high = high
+            self.low = low
+            self.uppercase = uppercase
+        }
+
+        /// What `parse` reads back from `text(high:low:uppercase:)`'s text, without the text: its letters are in
+        /// `uppercase`'s case, and it has letters when a digit is above 9.
+        public static func ofText(high: UInt64, low: UInt64, uppercase: Bool) -> Bits {
+            Bits(high: high, low: low, uppercase: hasLetterDigit(high) || hasLetterDigit(low) ? uppercase : nil)
+        }
+
+        /// Whether a hexadecimal digit (nibble) of `word` is above 9: its high bit set with either of the two below.
+        @inline(__always)
+        static func hasLetterDigit(_ word: UInt64) -> Bool {
+            word & (word << 1 | word << 2) & 0x8888_8888_8888_8888 != 0
+        }
+    }
+
     /// Whether the canonical text has a dash at `position` (0-based).
     @inlinable public static func isDash(at position: Int) -> Bool {
         position == 8 || position == 13 || position == 18 || position == 23

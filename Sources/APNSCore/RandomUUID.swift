@@ -13,11 +13,27 @@ public enum RandomUUID {
         return text(high: high, low: low, uppercase: uppercase)
     }
 
+    /// `make(uppercase:)` and the UUID's bits as `CanonicalUUID.parse` would read them from the text, so that a
+    /// store keeps the 16 bytes without reading the text back.
+    public static func makeWithBits(uppercase: Bool) -> (text: String, bits: CanonicalUUID.Bits) {
+        let (random1, random2) = generator.withLock { ($0.next(), $0.next()) }
+        let (high, low) = versioned(high: random1, low: random2)
+        return (
+            CanonicalUUID.text(high: high, low: low, uppercase: uppercase),
+            CanonicalUUID.Bits.ofText(high: high, low: low, uppercase: uppercase)
+        )
+    }
+
     /// The 8-4-4-4-12 text of 128 bits with the version (4) and variant (10xx) bits set (RFC 9562 §5.4).
     static func text(high: UInt64, low: UInt64, uppercase: Bool) -> String {
-        let high = (high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000
-        let low = (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000
+        let (high, low) = versioned(high: high, low: low)
         return CanonicalUUID.text(high: high, low: low, uppercase: uppercase)
+    }
+
+    /// The bits with the version (4) and variant (10xx) set.
+    @inline(__always)
+    static func versioned(high: UInt64, low: UInt64) -> (high: UInt64, low: UInt64) {
+        ((high & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000, (low & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000)
     }
 }
 

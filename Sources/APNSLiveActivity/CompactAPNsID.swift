@@ -12,6 +12,16 @@ enum CompactAPNsID: Sendable, Hashable {
         self = text.withUTF8 { Self.uuid($0) } ?? .text(text)
     }
 
+    /// `init(text)` when the UUID's bits are known (as `CanonicalUUID.parse` reads them from `text`).
+    init(_ text: String, bits: CanonicalUUID.Bits?) {
+        guard let bits else {
+            self.init(text)
+            return
+        }
+        assert(CompactAPNsID(text) == .uuid(high: bits.high, low: bits.low, lowercase: bits.uppercase == false))
+        self = .uuid(high: bits.high, low: bits.low, lowercase: bits.uppercase == false)
+    }
+
     var text: String {
         switch self {
         case .text(let text):

@@ -1,3 +1,4 @@
+import APNSCore
 import APNSJSON
 
 /// A `liveactivity` push as the simulated device receives it (after APNs accepted it with 200).
@@ -15,10 +16,13 @@ public struct LiveActivityPush: Sendable, Hashable {
     // whole value once more (every field retained, then released).
     /// `payload` as already parsed by the push rules, so the device does not parse it again; nil to parse here.
     public var parsedPayload: Optional<JSONValue>
+    /// `apnsID`'s bits when the pipeline generated it (`RandomUUID.makeWithBits`), so the timeline keeps them without
+    /// reading the text; nil to read them from `apnsID`.
+    public var apnsIDBits: Optional<CanonicalUUID.Bits>
 
     public init(
         deviceToken: String, topic: String, priority: Int = 10, apnsID: String, payload: [UInt8],
-        parsedPayload: JSONValue? = nil
+        parsedPayload: JSONValue? = nil, apnsIDBits: CanonicalUUID.Bits? = nil
     ) {
         self.deviceToken = deviceToken
         self.topic = topic
@@ -26,5 +30,6 @@ public struct LiveActivityPush: Sendable, Hashable {
         self.apnsID = apnsID
         self.payload = payload
         self.parsedPayload = parsedPayload
+        self.apnsIDBits = apnsIDBits
     }
 }

@@ -17,7 +17,7 @@ struct PreparedPush: ~Copyable, Sendable {
 
     init(_ push: LiveActivityPush, now: Timestamp, schemas: [ActivitySchema], futureTimestampTolerance: Double) {
         key = TokenKey(pushed: push.deviceToken)
-        apnsID = CompactAPNsID(push.apnsID)
+        apnsID = CompactAPNsID(push.apnsID, bits: push.apnsIDBits)
         check = PreparedPayloadCheck(
             payload: push.payload, parsed: push.parsedPayload, now: now, schemas: schemas,
             futureTimestampTolerance: futureTimestampTolerance)

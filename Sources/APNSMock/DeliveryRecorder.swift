@@ -21,9 +21,10 @@ final class DeliveryRecorder: Sendable {
         inMemory = store as? InMemoryDeliveryStore
     }
 
-    /// `redactions`: the connection's memo of its last redacted `authorization` value (nil: redact afresh).
+    /// `redactions`: the connection's memo of its last redacted `authorization` value (nil: redact afresh). The
+    /// request is handed over into the record (`consuming`), not copied.
     func record(
-        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
+        request: consuming HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
         redactions: RedactedAuthorizationMemo? = nil, then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
         // The status and reason are read once, for the record and for the metrics.
@@ -69,7 +70,7 @@ final class DeliveryRecorder: Sendable {
     /// `devicePush` with the verdict's status and wire reason already read.
     @inline(__always)
     private static func devicePush(
-        request: HTTPRequest, draft: DeliveryDraft, status: Int, reason: String?, latencyMicroseconds: Int64,
+        request: consuming HTTPRequest, draft: DeliveryDraft, status: Int, reason: String?, latencyMicroseconds: Int64,
         redactions: RedactedAuthorizationMemo?
     ) -> DevicePushRecord {
         DevicePushRecord(request: request, answer: answer(
@@ -91,7 +92,8 @@ final class DeliveryRecorder: Sendable {
             ruleID: findings.ruleID, strict: draft.verdict.isStrictMockAnswer,
             pushType: findings.facts.pushType?.rawValue, topic: findings.facts.topic,
             liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
-            latencyMicroseconds: latencyMicroseconds, injected: draft.injected, redactions: redactions)
+            latencyMicroseconds: latencyMicroseconds, injected: draft.injected, redactions: redactions,
+            apnsIDBits: draft.apnsIDBits, apnsUniqueIDBits: draft.uniqueIDBits)
     }
 
     /// Stores a finished record and counts it; `send(true)` once durable, `send(false)` when the store failed.

@@ -74,7 +74,8 @@ final class PushConnection: HTTP2ConnectionHandler {
 
     var initialMaxConcurrentStreams: UInt32 { state.pointee.announcedMaxConcurrentStreams }
 
-    func handle(_ request: HTTPRequest, sink: ResponseSink) {
+    /// The request is handed over by the transport and handed on to the record (moved, not copied).
+    func handle(_ request: consuming HTTPRequest, sink: ResponseSink) {
         if application.broadcast?.handleSend(request, authenticator: authenticator, sink: sink) == true { return }
         let started = DispatchTime.now().uptimeNanoseconds
         let decision = application.decide(request, connection: &state.pointee, authenticator: authenticator)

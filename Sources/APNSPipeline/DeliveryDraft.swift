@@ -15,16 +15,22 @@ public struct DeliveryDraft: Sendable {
     public var liveActivity: Optional<LiveActivityDeviceOutcome>
     /// The fault that produced (or withheld) the answer; nil when the answer is the rules'.
     public var injected: Optional<InjectedFault>
+    /// The bits of `apnsID` and `uniqueID` when the pipeline generated them (`RandomUUID.makeWithBits`), so the
+    /// store keeps them without reading the texts back; nil otherwise.
+    public var apnsIDBits: Optional<CanonicalUUID.Bits>
+    public var uniqueIDBits: Optional<CanonicalUUID.Bits>
 
     public init(
         verdict: Verdict, apnsID: String, uniqueID: String?, liveActivity: LiveActivityDeviceOutcome?,
-        injected: InjectedFault? = nil
+        injected: InjectedFault? = nil, apnsIDBits: CanonicalUUID.Bits? = nil, uniqueIDBits: CanonicalUUID.Bits? = nil
     ) {
         self.verdict = verdict
         self.apnsID = apnsID
         self.uniqueID = uniqueID
         self.liveActivity = liveActivity
         self.injected = injected
+        self.apnsIDBits = apnsIDBits
+        self.uniqueIDBits = uniqueIDBits
     }
 }
 

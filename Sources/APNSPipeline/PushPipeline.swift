@@ -26,17 +26,22 @@ public struct PushPipeline: Sendable {
     public let newApnsID: @Sendable () -> String
     /// A new `apns-unique-id` (development environment only).
     public let newUniqueID: @Sendable () -> String
+    /// Whether the ids are the default random UUIDs (no generator given): then `decide` makes them with their bits
+    /// (`RandomUUID.makeWithBits`), which the record keeps, so the store does not read the texts back.
+    private let makesRandomIDs: (apnsID: Bool, uniqueID: Bool)
 
+    /// `newApnsID`, `newUniqueID`: nil for random UUIDs (`ApnsID.resolve(requestValue: nil)`,
+    /// `ApnsID.newUniqueID`).
     public init(
         validator: PushValidator, device: LiveActivityDevice? = nil, strictDevice: Bool = false,
-        newApnsID: @escaping @Sendable () -> String = { ApnsID.resolve(requestValue: nil) },
-        newUniqueID: @escaping @Sendable () -> String = ApnsID.newUniqueID
+        newApnsID: (@Sendable () -> String)? = nil, newUniqueID: (@Sendable () -> String)? = nil
     ) {
         self.validator = validator
         self.device = device
         self.strictDevice = strictDevice
-        self.newApnsID = newApnsID
-        self.newUniqueID = newUniqueID
+        self.newApnsID = newApnsID ?? { ApnsID.resolve(requestValue: nil) }
+        self.newUniqueID = newUniqueID ?? ApnsID.newUniqueID
+        makesRandomIDs = (newApnsID == nil, newUniqueID == nil)
     }
 
     /// Runs every stage for `request` on a connection in `connection` state, at `now`.
@@ -50,7 +55,16 @@ public struct PushPipeline: Sendable {
         // type with one look at the verdict's case (each look copies the whole verdict first). Neither strict mode
         // nor the device changes the environment or the push type; a fault's verdict is looked at again.
         let facts = verdict.pipelineFacts
-        let apnsID = facts.apnsID.flatMap { $0.isEmpty ? nil : $0 } ?? newApnsID()
+        // A generated id comes with its bits (`makesRandomIDs`).
+        let apnsID: String
+        var apnsIDBits: CanonicalUUID.Bits?
+        if let sent = facts.apnsID, !sent.isEmpty {
+            apnsID = sent
+        } else if makesRandomIDs.apnsID {
+            (apnsID, apnsIDBits) = RandomUUID.makeWithBits(uppercase: true)
+        } else {
+            apnsID = newApnsID()
+        }
         var environment = facts.environment
         var acceptedPushType = facts.acceptedPushType
         var liveActivity: LiveActivityDeviceOutcome?
@@ -75,7 +89,8 @@ public struct PushPipeline: Sendable {
         if faultReplacesAnswer {
             // The fault's answer stands: no device, no strict mode.
         } else if acceptedPushType == .liveactivity, let device {
-            liveActivity = deliver(request, verdict: &verdict, to: device, apnsID: apnsID, now: now)
+            liveActivity = deliver(
+                request, verdict: &verdict, to: device, apnsID: apnsID, apnsIDBits: apnsIDBits, now: now)
         } else {
             validator.applyStrictMode(to: &verdict)
         }
@@ -86,13 +101,21 @@ public struct PushPipeline: Sendable {
         if let change = connection.streamLimitChange(hasAuthenticated: authenticator?.hasAuthenticated ?? false) {
             actions.append(change)
         }
-        let uniqueID = environment == .development ? newUniqueID() : nil
+        var uniqueID: String?
+        var uniqueIDBits: CanonicalUUID.Bits?
+        if environment == .development {
+            if makesRandomIDs.uniqueID {
+                (uniqueID, uniqueIDBits) = RandomUUID.makeWithBits(uppercase: false)
+            } else {
+                uniqueID = newUniqueID()
+            }
+        }
         let response = verdict.response(apnsID: apnsID, uniqueID: uniqueID)
         return PushDecision(
             response: response, actions: actions,
             record: DeliveryDraft(
                 verdict: consume verdict, apnsID: apnsID, uniqueID: uniqueID, liveActivity: liveActivity,
-                injected: injected),
+                injected: injected, apnsIDBits: apnsIDBits, uniqueIDBits: uniqueIDBits),
             sendsResponse: sendsResponse)
     }
 
@@ -100,7 +123,8 @@ public struct PushPipeline: Sendable {
     /// the device applies the push unless strict mode refused it. The verdict is changed in place (a copy in and
     /// out moved and retained every field of it).
     private func deliver(
-        _ request: HTTPRequest, verdict: inout Verdict, to device: LiveActivityDevice, apnsID: String, now: Timestamp
+        _ request: HTTPRequest, verdict: inout Verdict, to device: LiveActivityDevice, apnsID: String,
+        apnsIDBits: CanonicalUUID.Bits?, now: Timestamp
     ) -> LiveActivityDeviceOutcome? {
         // The findings read with one look at the verdict's case (each look copies the whole verdict first).
         let (push, rulesAdmit) = verdict.readFindings { findings in
@@ -108,7 +132,7 @@ public struct PushPipeline: Sendable {
                 LiveActivityPush(
                     deviceToken: findings.facts.deviceToken ?? "", topic: findings.facts.topic ?? "",
                     priority: findings.facts.priority ?? 10, apnsID: apnsID, payload: request.body,
-                    parsedPayload: findings.payload),
+                    parsedPayload: findings.payload, apnsIDBits: apnsIDBits),
                 // Strict mode over the rules' warnings and then the device's: the same first match as over both
                 // joined, without joining them (the closure below runs under the device's lock).
                 validator.strictRejection(for: findings.warnings) == nil

@@ -22,6 +22,8 @@ struct DeliveryPacker: Sendable {
     /// the facts out of an optional tuple) copied and destroyed their strings on every record.
     private var recentTLS = Self.noTLS
     private var recentTLSNumber = -1
+    /// Whether `recentTLS` holds a client certificate (read without copying the certificate out of it).
+    private var recentTLSHasCertificate = false
     private static let noTLS = TLSInfo(alpn: nil, version: "", cipher: "", serverName: nil)
     /// The payload of the previous record, its number once pooled, and whether the pool was full for it.
     private var recentPayload: (bytes: [UInt8], number: Int?, poolFull: Bool)?
@@ -57,6 +59,7 @@ struct DeliveryPacker: Sendable {
             recentNumbers = Array(repeating: -1, count: Self.places)
             recentTLS = Self.noTLS
             recentTLSNumber = -1
+            recentTLSHasCertificate = false
             recentPayload = nil
             generation = current
         }
@@ -76,11 +79,11 @@ struct DeliveryPacker: Sendable {
     private mutating func packFields<Record: PackableDelivery>(_ record: Record) -> Bool {
         bytes.removeAll()
         inlineRanges.removeAll(keepingCapacity: true)
-        inline(record.apnsID)
+        inline(record.apnsID, bits: record.apnsIDBits)
         varint(record.connectionID)
         pooled(record.clientAddress, place: 0)
         bytes.append(record.environment.map { UInt8(APNsEnvironment.allCases.firstIndex(of: $0)! + 1) } ?? 0)
-        guard tls(record.tls),
+        guard tls(of: record),
               value(record.injected, { $0.faults.intern($1) }, writtenOut: { $0.writeOut($1) }),
               value(record.clientCertificate, { $0.certificates.intern($1) }, writtenOut: { $0.writeOut($1) })
         else { return false }
@@ -116,7 +119,7 @@ struct DeliveryPacker: Sendable {
         payload(record.payload)
         signed(Int64(record.status))
         pooled(record.reason, place: 5)
-        inline(record.apnsUniqueID)
+        inline(record.apnsUniqueID, bits: record.apnsUniqueIDBits)
         varint(UInt64(record.warnings.count))
         for (index, warning) in record.warnings.enumerated() {
             pooled(warning.code, place: index < 4 ? 6 + 2 * index : nil)
@@ -152,14 +155,25 @@ struct DeliveryPacker: Sendable {
     private mutating func tag(_ tag: PackedDeliveryRecord.StringTag) { bytes.append(tag.rawValue) }
 
     /// Writes the string's number in the pool (the one remembered at `place` when the text is the same), or the
-    /// string itself when it is too long for the pool or the pool is full.
+    /// string itself when it is too long for the pool or the pool is full. The remembered number is checked where
+    /// `pooled` is called (~35 places a record, most of them hits), the rest is `pool(_:place:)`'s.
+    @inline(__always)
     private mutating func pooled(_ text: String?, place: Int?) {
+        if let text, let place, place < recentNumbers.count, shared != nil {
+            let number = recentNumbers[place]
+            if number >= 0, recentTexts[place] == text {
+                tag(.pooled)
+                return varint(UInt64(number))
+            }
+        }
+        pool(text, place: place)
+    }
+
+    /// `pooled(_:place:)` when the text is not the one remembered at `place`.
+    @inline(never)
+    private mutating func pool(_ text: String?, place: Int?) {
         guard let text else { return tag(.absent) }
         if shared == nil { return literal(text) }
-        if let place, place < recentNumbers.count, recentNumbers[place] >= 0, recentTexts[place] == text {
-            tag(.pooled)
-            return varint(UInt64(recentNumbers[place]))
-        }
         guard text.utf8.count <= DeliveryInternPools.longestPooledString, let number = intern(text) else {
             return inline(text)
         }
@@ -260,6 +274,17 @@ struct DeliveryPacker: Sendable {
         text.withUTF8InPlace { utf8 in inline(utf8) }
     }
 
+    /// `inline(text)` for a UUID whose bits are known (a generated id): written from them as `packUUID` writes the
+    /// text, which is not read again.
+    @inline(__always)
+    private mutating func inline(_ text: String?, bits: CanonicalUUID.Bits?) {
+        guard let bits else { return inline(text) }
+        assert(text.flatMap { $0.utf8.withContiguousStorageIfAvailable(CanonicalUUID.parse) ?? nil }.map {
+            CanonicalUUID.Bits(high: $0.high, low: $0.low, uppercase: $0.uppercase)
+        } == bits)
+        writeUUID(bits)
+    }
+
     private mutating func inline(_ utf8: UnsafeBufferPointer<UInt8>) {
         if utf8.count == 36, packUUID(utf8) { return }
         if utf8.count >= 16, utf8.count % 2 == 0, packHex(utf8) { return }
@@ -281,13 +306,19 @@ struct DeliveryPacker: Sendable {
     /// (nothing written) for anything else.
     private mutating func packUUID(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let uuid = CanonicalUUID.parse(utf8) else { return false }
+        writeUUID(CanonicalUUID.Bits(high: uuid.high, low: uuid.low, uppercase: uuid.uppercase))
+        return true
+    }
+
+    /// `.uuid`, whether its letters are upper case, and its 16 bytes.
+    @inline(__always)
+    private mutating func writeUUID(_ uuid: CanonicalUUID.Bits) {
         tag(.uuid)
         bytes.append(uuid.uppercase == true ? 1 : 0)
         bytes.append(count: 16) { room in
             UnsafeMutableRawPointer(room).storeBytes(of: uuid.high, as: UInt64.self)
             UnsafeMutableRawPointer(room).storeBytes(of: uuid.low, toByteOffset: 8, as: UInt64.self)
         }
-        return true
     }
 
     /// Writes an even count of hex digits of one letter case as `.hex`; false (nothing written) otherwise. Eight
@@ -303,20 +334,28 @@ struct DeliveryPacker: Sendable {
         var valid = true
         bytes.append(count: utf8.count / 2) { packed in
             let digits = UnsafeRawPointer(utf8.baseAddress!)
+            // The letter cases seen are gathered in locals and stored once (the captured variables were read and
+            // written through memory for every word).
+            var upperSeen: UInt64 = 0
+            var lowerSeen: UInt64 = 0
             var digit = 0
-            while valid, utf8.count - digit >= 8 {
+            let lastWhole = utf8.count &- 8
+            while digit <= lastWhole {
                 let word = UInt64(littleEndian: digits.loadUnaligned(fromByteOffset: digit, as: UInt64.self))
                 guard let decoded = CanonicalUUID.decodeEightHexDigits(word) else {
                     valid = false
-                    break
+                    return
                 }
-                upper |= decoded.upper
-                lower |= decoded.lower
-                UnsafeMutableRawPointer(packed + digit / 2).storeBytes(of: decoded.value.littleEndian, as: UInt32.self)
-                digit += 8
+                upperSeen |= decoded.upper
+                lowerSeen |= decoded.lower
+                UnsafeMutableRawPointer(packed + (digit &>> 1)).storeBytes(
+                    of: decoded.value.littleEndian, as: UInt32.self)
+                digit &+= 8
             }
+            upper = upperSeen
+            lower = lowerSeen
             let rest = utf8.count - digit
-            guard valid, rest > 0 else { return }
+            guard rest > 0 else { return }
             var word: UInt64 = 0x3030_3030_3030_3030
             for index in 0..<rest {
                 word = word & ~(0xFF << UInt64(8 * index)) | UInt64(utf8[digit + index]) << UInt64(8 * index)
@@ -352,18 +391,30 @@ struct DeliveryPacker: Sendable {
         }
     }
 
-    /// Whether `path` is `/3/device/` followed by `token`.
+    /// Whether `path` is `/3/device/` followed by `token`. Both read in place (copies for `withUTF8` retained and
+    /// released each), the prefix compared with `memcmp` (the same text as `PackedDeliveryRecord.devicePathPrefix`).
     private static func isDevicePath(_ path: String, token: String) -> Bool {
-        var path = path
-        var token = token
-        return path.withUTF8 { path in
-            token.withUTF8 { token in
-                let prefix = PackedDeliveryRecord.devicePathPrefix
-                guard path.count == prefix.count + token.count, let base = path.baseAddress else { return false }
-                return path.prefix(prefix.count).elementsEqual(prefix)
-                    && (token.isEmpty || memcmp(base + prefix.count, token.baseAddress!, token.count) == 0)
+        let prefix: StaticString = "/3/device/"
+        let prefixCount = prefix.utf8CodeUnitCount
+        guard path.utf8.count == prefixCount + token.utf8.count else { return false }
+        return path.withUTF8InPlace { path in
+            token.withUTF8InPlace { token in
+                memcmp(path.baseAddress!, prefix.utf8Start, prefixCount) == 0
+                    && (token.isEmpty || memcmp(path.baseAddress! + prefixCount, token.baseAddress!, token.count) == 0)
             }
         }
+    }
+
+    /// The record's TLS facts: when they are the ones last pooled (one value per connection, so usually), their
+    /// number, compared in place (`PackableDelivery.hasTLS(equalTo:)`: taking the facts out of the request copied
+    /// them, client certificate and all, and destroyed the copy again, ~800 instructions a push); else as `tls(_:)`.
+    @inline(__always)
+    private mutating func tls<Record: PackableDelivery>(of record: Record) -> Bool {
+        if shared != nil, recentTLSNumber >= 0, !recentTLSHasCertificate, record.hasTLS(equalTo: recentTLS) {
+            varint(UInt64(recentTLSNumber) + 1)
+            return true
+        }
+        return tls(record.tls)
     }
 
     /// The TLS facts, usually the same as the previous record's (one value per connection).
@@ -389,6 +440,7 @@ struct DeliveryPacker: Sendable {
             return false
         }
         guard let number = interned else { return false }
+        recentTLSHasCertificate = tls.clientCertificate != nil
         recentTLS = tls
         recentTLSNumber = number
         varint(UInt64(number) + 1)

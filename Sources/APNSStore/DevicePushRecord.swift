@@ -44,6 +44,9 @@ public struct DevicePushAnswer {
     public var injected: InjectedFault?
     /// The connection's memo of its last redacted `authorization` value (nil: redact afresh).
     public var redactions: AuthorizationRedactionMemo?
+    /// The bits of `apnsID` and `apnsUniqueID` when the pipeline generated them (nil: read from the text).
+    public var apnsIDBits: CanonicalUUID.Bits?
+    public var apnsUniqueIDBits: CanonicalUUID.Bits?
 }
 
 extension DevicePushAnswer {
@@ -53,13 +56,15 @@ extension DevicePushAnswer {
         environment: APNsEnvironment?, deviceToken: String?, providerToken: ProviderTokenSummary?, status: Int,
         reason: String?, apnsID: String, apnsUniqueID: String?, warnings: [PushWarning], explanation: String?,
         ruleID: String?, strict: Bool, pushType: String?, topic: String?, liveActivity: LiveActivityOutcome?,
-        latencyMicroseconds: Int64, injected: InjectedFault?, redactions: AuthorizationRedactionMemo?
+        latencyMicroseconds: Int64, injected: InjectedFault?, redactions: AuthorizationRedactionMemo?,
+        apnsIDBits: CanonicalUUID.Bits? = nil, apnsUniqueIDBits: CanonicalUUID.Bits? = nil
     ) -> DevicePushAnswer {
         DevicePushAnswer(
             environment: environment, deviceToken: deviceToken, providerToken: providerToken, status: status,
             reason: reason, apnsID: apnsID, apnsUniqueID: apnsUniqueID, warnings: warnings, explanation: explanation,
             ruleID: ruleID, strict: strict, pushType: pushType, topic: topic, liveActivity: liveActivity,
-            latencyMicroseconds: latencyMicroseconds, injected: injected, redactions: redactions)
+            latencyMicroseconds: latencyMicroseconds, injected: injected, redactions: redactions,
+            apnsIDBits: apnsIDBits, apnsUniqueIDBits: apnsUniqueIDBits)
     }
 }
 

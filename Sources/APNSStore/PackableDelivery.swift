@@ -10,6 +10,10 @@ protocol PackableDelivery {
     var clientAddress: String { get }
     var environment: APNsEnvironment? { get }
     var tls: TLSInfo? { get }
+    /// Whether `tls` is non-nil, holds no client certificate and has the same ALPN, version, cipher and server name
+    /// as `facts` (which holds none either): `tls == facts`, read in place without copying the facts out. May say
+    /// false when unsure (the packer then compares `tls` itself).
+    func hasTLS(equalTo facts: TLSInfo) -> Bool
     var injected: InjectedFault? { get }
     var clientCertificate: ClientCertificateSummary? { get }
     var method: String { get }
@@ -25,6 +29,9 @@ protocol PackableDelivery {
     var reason: String? { get }
     var apnsID: String { get }
     var apnsUniqueID: String? { get }
+    /// `apnsID`'s and `apnsUniqueID`'s bits when known without reading the text (`CanonicalUUID.parse` of it).
+    var apnsIDBits: CanonicalUUID.Bits? { get }
+    var apnsUniqueIDBits: CanonicalUUID.Bits? { get }
     var warnings: [PushWarning] { get }
     var explanation: String? { get }
     var ruleID: String? { get }
@@ -39,6 +46,8 @@ protocol PackableDelivery {
 
 extension DeliveryRecord: PackableDelivery {
     var headerCount: Int { headers.count }
+    var apnsIDBits: CanonicalUUID.Bits? { nil }
+    var apnsUniqueIDBits: CanonicalUUID.Bits? { nil }
 
     @inline(__always)
     func forEachHeader(_ body: (_ index: Int, _ name: String, _ value: String) -> Void) {
@@ -46,6 +55,20 @@ extension DeliveryRecord: PackableDelivery {
     }
 
     func wholeRecord(id: Int64) -> DeliveryRecord { withID(id) }
+
+    func hasTLS(equalTo facts: TLSInfo) -> Bool {
+        guard let tls, tls.clientCertificate == nil else { return false }
+        return tls.hasSameFacts(as: facts)
+    }
+}
+
+extension TLSInfo {
+    /// The same ALPN, version, cipher and server name (the client certificate is not compared). Strings shared with
+    /// the other's (one connection's facts) compare equal at once.
+    @inline(__always)
+    func hasSameFacts(as other: TLSInfo) -> Bool {
+        version == other.version && cipher == other.cipher && alpn == other.alpn && serverName == other.serverName
+    }
 }
 
 extension DevicePushRecord: PackableDelivery {
@@ -63,6 +86,8 @@ extension DevicePushRecord: PackableDelivery {
     var reason: String? { answer.reason }
     var apnsID: String { answer.apnsID }
     var apnsUniqueID: String? { answer.apnsUniqueID }
+    var apnsIDBits: CanonicalUUID.Bits? { answer.apnsIDBits }
+    var apnsUniqueIDBits: CanonicalUUID.Bits? { answer.apnsUniqueIDBits }
     var warnings: [PushWarning] { answer.warnings }
     var explanation: String? { answer.explanation }
     var ruleID: String? { answer.ruleID }
@@ -72,6 +97,11 @@ extension DevicePushRecord: PackableDelivery {
     var liveActivity: LiveActivityOutcome? { answer.liveActivity }
     var latencyMicroseconds: Int64 { answer.latencyMicroseconds }
     var injected: InjectedFault? { answer.injected }
+
+    /// The connection's facts as `tls` gives them (client certificate left out), compared where they are.
+    func hasTLS(equalTo facts: TLSInfo) -> Bool {
+        request.connection.tls?.hasSameFacts(as: facts) ?? false
+    }
 
     @inline(__always)
     func forEachHeader(_ body: (_ index: Int, _ name: String, _ value: String) -> Void) {

@@ -179,9 +179,11 @@ final class ConnectionDriver {
     private func dispatchEvents() {
         guard let session, let handler else { return }
         session.forEachEvent { event in
-            switch event {
+            switch consume event {
             case .request(let request):
-                handler.handle(request, sink: worker.makeSink(connectionID: id, streamID: request.streamID))
+                // Handed over to the handler (which may keep it: the delivery record), not copied.
+                let sink = worker.makeSink(connectionID: id, streamID: request.streamID)
+                handler.handle(request, sink: sink)
             case .headerListTooLarge(let streamID, _):
                 session.respond(streamID: streamID, response: HTTPResponse(status: 431))
             }

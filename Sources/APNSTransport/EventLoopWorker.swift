@@ -395,7 +395,9 @@ extension EventLoopWorker: ResponseTarget {
     /// A stream sink's first answer (`ResponseSink`), from any thread: queued for the connection. On the loop's own
     /// thread it goes to the local inbox, which needs no lock; the loop is woken only for the first of a batch
     /// (the connection that is reading delivers them as soon as its requests are handled, `ConnectionDriver.readable`).
-    func deliver(_ response: HTTPResponse, actions: [ConnectionAction], connectionID: UInt64, streamID: Int32) {
+    func deliver(
+        _ response: consuming HTTPResponse, actions: consuming [ConnectionAction], connectionID: UInt64, streamID: Int32
+    ) {
         let pending = PendingResponse(connectionID: connectionID, streamID: streamID, response: response, actions: actions)
         guard loopThread.load(ordering: .relaxed) == UInt(pthread_self()) else {
             post(pending)

@@ -2,6 +2,7 @@ import HTTPContract
 import CNative
 import NGHTTP2Bridge
 import Dispatch
+import Foundation
 
 /// One server-side nghttp2 session, driven as bytes in, bytes out: `receive` feeds what the socket read,
 /// `drainOutput` produces what the socket must write. No I/O happens here, so tests pair it with a client session
@@ -48,7 +49,10 @@ final class HTTP2ServerSession {
     private let spareStreams: SpareStreams
     /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
     /// field finds its stream here instead of by a dictionary lookup (two per field).
-    @exclusivity(unchecked) private var headerBlockStream: (id: Int32, state: StreamState)?
+    /// Unretained (a retain and a release per header field otherwise): `openStreams` holds the state until nghttp2
+    /// closes the stream, and `streamClosed` forgets it here first. Stream id 0 (never a request's): none.
+    @exclusivity(unchecked) private var headerBlockStreamID: Int32 = 0
+    @exclusivity(unchecked) private var headerBlockState: Unmanaged<StreamState>?
     /// Shared by every session of a server (`totalBodyBufferLimit`).
     private let bodyBudget: BodyBufferBudget
     /// Body bytes this connection holds (`connectionBodyBufferLimit`).
@@ -198,10 +202,10 @@ final class HTTP2ServerSession {
     }
 
     /// Runs `body` on each request completed since the last call, in arrival order. The event array changes
-    /// places with a second one, so both keep their storage (no array allocated per read). The events are lent
-    /// to `body` from a local array, which `body` cannot reach: no copy of each request (a retain and a release
-    /// of each of its strings and arrays), as iterating the stored array made.
-    func forEachEvent(_ body: (Event) -> Void) {
+    /// places with a second one, so both keep their storage (no array allocated per read). Each request is built
+    /// once and handed to `body` to keep (`consuming`): no copy of it (a retain and a release of each of its
+    /// strings and arrays), as iterating the stored array made, and no destroy here.
+    func forEachEvent(_ body: (consuming Event) -> Void) {
         guard !events.isEmpty else { return }
         var batch: [QueuedEvent] = []
         swap(&batch, &eventsBeingHandled)
@@ -328,9 +332,25 @@ final class HTTP2ServerSession {
             if lastSent.count < rememberedResponseNames { lastSent.append((field.name, field.value)) }
             return true
         }
-        if lastSent[slot].value == field.value { return true }
+        if sameBytes(lastSent[slot].value, field.value) { return true }
         lastSent[slot].value = field.value
         return false
+    }
+
+    /// Whether the two values have the same UTF-8 bytes: lengths, then one `memcmp` in place. The usual answer is
+    /// no for a new id of the same length, which `==` found only through the standard library's general comparison
+    /// (~120 instructions per id). Bytes, not canonical equivalence: the value sent is the field's own either way,
+    /// this decides only whether the encoder indexes it.
+    @inline(__always)
+    private static func sameBytes(_ first: String, _ second: String) -> Bool {
+        guard first.utf8.count == second.utf8.count else { return false }
+        let compared = first.utf8.withContiguousStorageIfAvailable { first in
+            second.utf8.withContiguousStorageIfAvailable { second in
+                first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+            }
+        }
+        if let compared, let compared { return compared }
+        return Array(first.utf8) == Array(second.utf8)
     }
 
     /// Carries out a connection change that accompanies a response.
@@ -420,7 +440,8 @@ final class HTTP2ServerSession {
         openStreams?.previous = stream
         openStreams = stream
         openStreamCount += 1
-        headerBlockStream = (streamID, stream)
+        headerBlockStreamID = streamID
+        headerBlockState = .passUnretained(stream)
         // Unretained: `openStreams` holds the state until nghttp2 closes the stream (`streamClosed`), after which
         // nghttp2 no longer hands this pointer out.
         nghttp2_session_set_stream_user_data(session, streamID, Unmanaged.passUnretained(stream).toOpaque())
@@ -428,10 +449,16 @@ final class HTTP2ServerSession {
 
     /// The stream `streamID` while its header block arrives.
     private func headerBlock(_ streamID: Int32) -> StreamState? {
-        if let current = headerBlockStream, current.id == streamID { return current.state }
+        headerBlockReference(streamID)?.takeUnretainedValue()
+    }
+
+    /// `headerBlock(_:)` unretained, for a caller that uses it within a callback (`openStreams` holds it).
+    @inline(__always)
+    private func headerBlockReference(_ streamID: Int32) -> Unmanaged<StreamState>? {
+        if streamID == headerBlockStreamID, let state = headerBlockState { return state }
         // The stream's user data (`beginHeaders`): nghttp2's own map, no hashing of the id here.
         guard let data = nghttp2_session_get_stream_user_data(session, streamID) else { return nil }
-        return Unmanaged<StreamState>.fromOpaque(data).takeUnretainedValue()
+        return Unmanaged<StreamState>.fromOpaque(data)
     }
 
     /// Counts one arriving header field of `stream` against the advertised MAX_HEADER_LIST_SIZE (RFC 9113 §6.5.2:
@@ -462,10 +489,15 @@ final class HTTP2ServerSession {
     /// apart by their bytes, values of recent requests reused (`RecentHeaderValues`), the names the APNs rules read
     /// shared as constants. The stream is looked up once for both.
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Int32 {
-        guard let stream = headerBlock(streamID) else {
+        guard let stream = headerBlockReference(streamID) else {
             headerFieldsSeen += 1
             return 0
         }
+        // Lent without a retain: the stream is held by `openStreams` for the whole callback.
+        return stream._withUnsafeGuaranteedRef { header(of: $0, name: name, value: value) }
+    }
+
+    private func header(of stream: StreamState, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Int32 {
         guard admitHeaderField(of: stream, nameLength: name.count, valueLength: value.count), !stream.dispatched
         else { return 0 }
         headerFieldsKept += 1
@@ -568,7 +600,10 @@ final class HTTP2ServerSession {
             // A stream whose request is still queued is recycled once it is handed over (`handOver`).
             if !stream.awaitingHandOver { recycle(stream) }
         }
-        if headerBlockStream?.id == streamID { headerBlockStream = nil }
+        if headerBlockStreamID == streamID {
+            headerBlockStreamID = 0
+            headerBlockState = nil
+        }
         if !outgoingBodies.isEmpty { outgoingBodies[streamID] = nil }
     }
 

@@ -14,8 +14,10 @@ public protocol HTTP2ConnectionHandler: AnyObject {
     /// SETTINGS_MAX_CONCURRENT_STREAMS for the server's first SETTINGS frame (APNs: 1 until the first valid
     /// provider token, then 1000; A-SEND, A-CONN).
     var initialMaxConcurrentStreams: UInt32 { get }
-    /// A request has arrived complete (END_STREAM seen) or its body passed the buffering limit.
-    func handle(_ request: HTTPRequest, sink: ResponseSink)
+    /// A request has arrived complete (END_STREAM seen) or its body passed the buffering limit. The request is
+    /// handed over (`consuming`): a handler that keeps it (a delivery record) takes it without a copy; one declared
+    /// with a plain parameter borrows it, as before.
+    func handle(_ request: consuming HTTPRequest, sink: ResponseSink)
     /// The connection is gone; no further calls follow.
     func connectionClosed()
 }
@@ -82,7 +84,13 @@ public final class ResponseSink: Sendable {
         guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged,
               let answer = held.take()
         else { return }
-        deliver(replacement ?? answer.response, actions: answer.actions)
+        // Handed on as taken (`consuming` down to the target's queue), not copied there and released here.
+        let (response, actions) = answer
+        if let replacement {
+            deliver(replacement, actions: actions)
+        } else {
+            deliver(response, actions: actions)
+        }
     }
 
     public func send(_ response: HTTPResponse, actions: [ConnectionAction] = []) {
@@ -91,7 +99,7 @@ public final class ResponseSink: Sendable {
         deliver(response, actions: actions)
     }
 
-    private func deliver(_ response: HTTPResponse, actions: [ConnectionAction]) {
+    private func deliver(_ response: consuming HTTPResponse, actions: consuming [ConnectionAction]) {
         switch destination {
         case .closure(let deliver):
             deliver(response, actions)
@@ -104,5 +112,7 @@ public final class ResponseSink: Sendable {
 /// What a transport's stream sinks hand their response to (the event loop that owns the connection), from any
 /// thread.
 public protocol ResponseTarget: AnyObject, Sendable {
-    func deliver(_ response: HTTPResponse, actions: [ConnectionAction], connectionID: UInt64, streamID: Int32)
+    /// The answer is handed over (`consuming`): a target that queues it keeps it without a copy.
+    func deliver(
+        _ response: consuming HTTPResponse, actions: consuming [ConnectionAction], connectionID: UInt64, streamID: Int32)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Every broadcast channel the mock has created, per app and environment, and the ids deleted (which stay
 /// invalid forever: A-CHAN). Thread-safe; shared by the management listener, the push listeners and the admin
@@ -17,8 +18,12 @@ public final class ChannelRegistry: Sendable {
 
     private let state: Locked<Snapshot>
     private let makeID: @Sendable () -> String
+    /// How many channels are live, changed under the lock with them: `isEmpty`, read for every applied Live
+    /// Activity push by both event loops, takes no lock (a lock shared by the loops is a cache line both write).
+    private let liveCount: Atomic<Int>
 
     public init(_ snapshot: Snapshot = Snapshot(), makeID: @escaping @Sendable () -> String = ChannelRegistry.randomID) {
+        liveCount = Atomic(snapshot.channels.count)
         state = Locked(snapshot)
         self.makeID = makeID
     }
@@ -44,6 +49,7 @@ public final class ChannelRegistry: Sendable {
             let channel = BroadcastChannel(
                 id: id, bundleID: bundleID, environment: environment, storagePolicy: policy, createdAt: now)
             snapshot.channels.append(channel)
+            liveCount.store(snapshot.channels.count, ordering: .releasing)
             return channel
         }
     }
@@ -57,7 +63,7 @@ public final class ChannelRegistry: Sendable {
     }
 
     /// Whether no channel is live (deleted ones aside).
-    public var isEmpty: Bool { state.withLock { $0.channels.isEmpty } }
+    public var isEmpty: Bool { liveCount.load(ordering: .acquiring) == 0 }
 
     /// The live channel with this id, whatever its app (the device side knows only the id).
     public func channel(id: String) -> BroadcastChannel? {
@@ -72,6 +78,7 @@ public final class ChannelRegistry: Sendable {
                 $0.id == id && $0.bundleID == bundleID && $0.environment == environment
             }) else { return false }
             snapshot.channels.remove(at: index)
+            liveCount.store(snapshot.channels.count, ordering: .releasing)
             snapshot.deletedIDs.append(id)
             return true
         }
@@ -106,6 +113,9 @@ public final class ChannelRegistry: Sendable {
 
     /// Forgets every channel and deleted id.
     public func reset() {
-        state.withLock { $0 = Snapshot() }
+        state.withLock {
+            $0 = Snapshot()
+            liveCount.store(0, ordering: .releasing)
+        }
     }
 }
