@@ -71,19 +71,22 @@ final class SQLiteLookupIndex: Sendable {
     /// on the receive times kept here.
     var isComplete: Bool { completeFlag.load(ordering: .acquiring) }
 
-    /// Reads every row's keys (the writer thread, before its first commit); then lookups may proceed.
-    func load(from connection: SQLiteConnection) throws(DeliveryStoreError) {
+    /// Reads the keys of every row from `firstVisible` on, block by block (the writer thread, before its first
+    /// commit; the rows below are hidden, `SQLiteBlocks`); then lookups may proceed.
+    func load(from connection: SQLiteConnection, firstVisible: Int64 = .min) throws(DeliveryStoreError) {
         defer { markReady() }
-        let statement = try connection.prepare(
-            "SELECT id, apns_key, token_key, received_at FROM deliveries ORDER BY id")
-        try statement.bind([])
         var loaded: [Entry] = []
-        while try statement.step() {
-            loaded.append(Entry(
-                id: statement.int64(0), apnsKey: statement.int64(1),
-                tokenKey: statement.isNull(2) ? nil : statement.int64(2), receivedAt: statement.int64(3)))
+        for block in try SQLiteBlocks(connection).blocks {
+            let statement = try connection.prepare(
+                "SELECT id, apns_key, token_key, received_at FROM \(block.table) WHERE id >= ? ORDER BY id")
+            try statement.bind([.integer(firstVisible)])
+            while try statement.step() {
+                loaded.append(Entry(
+                    id: statement.int64(0), apnsKey: statement.int64(1),
+                    tokenKey: statement.isNull(2) ? nil : statement.int64(2), receivedAt: statement.int64(3)))
+            }
+            statement.reset()
         }
-        statement.reset()
         state.withLock { state in
             for entry in loaded { Self.add(entry, to: &state) }
         }

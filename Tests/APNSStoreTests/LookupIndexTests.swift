@@ -170,7 +170,8 @@ import Testing
         let impostor = makeRecord(apnsID: "6e1c1b9a-0000-4000-8000-00000000000b")
         var row = EncodedDelivery(impostor, id: targetID + 1, json: impostor.withID(0).jsonBytes).row.values
         row[row.count - 2] = SQLiteLookupKey.apnsID(target.apnsID)  // forge the collision
-        try connection.prepare(SQLiteSchema.insert).run(row)
+        // Into the block the store created for the target (schema version 6), which holds the ids after it too.
+        try connection.prepare(SQLiteSchema.insert(rowCount: 1, into: SQLiteSchema.blockTable(firstID: targetID))).run(row)
         connection.close()
 
         let reopened = try SQLiteDeliveryStore(directory: directory.url.path)
