@@ -36,7 +36,9 @@ final class SQLiteDeliveryReader {
         try inSnapshot { blocks throws(DeliveryStoreError) in try deliveries(query, in: blocks) }
     }
 
-    private func deliveries(_ query: DeliveryQuery, in blocks: SQLiteBlocks) throws(DeliveryStoreError) -> [DeliveryRecord] {
+    private func deliveries(
+        _ query: DeliveryQuery, in blocks: SQLiteBlocks
+    ) throws(DeliveryStoreError) -> [DeliveryRecord] {
         // The ids the window allows (`afterID`/`beforeID` stay in SQL too); the blocks outside are not read.
         var low = Int64.min
         var high = Int64.max
@@ -160,7 +162,8 @@ final class SQLiteDeliveryReader {
                 : ("apns_id = ? COLLATE NOCASE", [.text(apnsID)])
             for block in blocks.blocks(from: .min, through: .max, newestFirst: true) {
                 if let record = try records(
-                    "SELECT \(Self.columns) FROM \(block.table) WHERE \(condition) AND id >= ? ORDER BY id DESC LIMIT 1",
+                    "SELECT \(Self.columns) FROM \(block.table) WHERE \(condition) AND id >= ? "
+                        + "ORDER BY id DESC LIMIT 1",
                     values + [.integer(blocks.firstVisible)]
                 ).first {
                     return record

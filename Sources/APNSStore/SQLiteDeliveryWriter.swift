@@ -100,7 +100,9 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private func reloadBlocks() throws(DeliveryStoreError) {
         let found = try SQLiteBlocks(connection).blocks
         blocks = found.map(\.firstID)
-        inserts = try found.last.map { last throws(DeliveryStoreError) in try BlockInserts(connection, table: last.table) }
+        inserts = try found.last.map { last throws(DeliveryStoreError) in
+            try BlockInserts(connection, table: last.table)
+        }
         nextBlockStart = blocks.last.map { $0 + blockSize } ?? .min
     }
 
@@ -327,7 +329,8 @@ extension SQLiteDeliveryWriter {
         let (throughID, others) = lookups.expiredRows(receivedBefore: cutoff)
         if let throughID {
             for firstID in blocks where firstID <= throughID {
-                deleted += try delete(from: firstID, "id >= ? AND id <= ?", [.integer(firstVisible), .integer(throughID)])
+                deleted += try delete(
+                    from: firstID, "id >= ? AND id <= ?", [.integer(firstVisible), .integer(throughID)])
             }
         }
         let outOfOrder = others + rows.filter { $0.receivedAt < cutoff }.map(\.id)
@@ -342,7 +345,8 @@ extension SQLiteDeliveryWriter {
     private func delete(
         from firstID: Int64, _ condition: String, _ values: [SQLiteValue]
     ) throws(DeliveryStoreError) -> Int {
-        try connection.prepare("DELETE FROM \(SQLiteSchema.blockTable(firstID: firstID)) WHERE \(condition)").run(values)
+        let table = SQLiteSchema.blockTable(firstID: firstID)
+        try connection.prepare("DELETE FROM \(table) WHERE \(condition)").run(values)
         return connection.changes
     }
 

@@ -32,10 +32,12 @@
 /// rows: `DELETE … WHERE id <= ?` deleted them one by one, rebalancing the table's first leaves, and in WAL mode every
 /// page it dirtied went to the WAL (even one it then freed), ~8 KiB per 7 Live Activity rows on top of the inserts,
 /// plus reading those pages back. The writer starts a new block every `blockSize(maxCount:)` ids and drops a block
-/// (`DROP TABLE`, which frees its pages without rewriting them) once every id in it is beyond retention; until then
-/// its retired rows are hidden: every read takes only the ids above the file's highest id less `maxCount`, the
-/// count limit the store last opened the file with, kept in `store_meta` (written when the store opens, never per
-/// commit), so an archive hides the same rows. A file holds at most about `maxCount` plus one block's rows. Age
+/// (`DROP TABLE`, which frees its pages without rewriting them, though it reads each to find them) at the first
+/// block start after every id in it is beyond retention (`SQLiteDeliveryWriter.startBlock`); until then its retired
+/// rows are hidden: every read takes only the ids above the file's highest id less `maxCount`, the count limit the
+/// store last opened the file with, kept in `store_meta` (written when the store opens, never per commit), so an
+/// archive hides the same rows. A file holds at most `maxCount` plus one block's rows when `maxCount` is a multiple
+/// of the block size (the default 100,000 is: blocks of 6,250), plus two blocks' otherwise. Age
 /// retention (rare) still deletes rows, in their blocks. A block is created and dropped in the writer's transaction,
 /// with the inserts, so a crash leaves the blocks and their rows as they were at a commit.
 ///
@@ -54,8 +56,9 @@ enum SQLiteSchema {
 
     static func blockTable(firstID: Int64) -> String { blockPrefix + String(firstID) }
 
-    /// The ids per block: a sixteenth of the count limit within 256…65,536, so a file holds at most about
-    /// `maxCount` + 1/16 rows, and a block's drop (which reads each of its pages) comes every few thousand pushes.
+    /// The ids per block: a sixteenth of the count limit within 256…65,536, so a file holds about `maxCount` + 1/16
+    /// rows, and a block's drop and the new block's prepared inserts (~1 M instructions with the CREATE) come every few
+    /// thousand pushes.
     static func blockSize(maxCount: Int) -> Int64 { Int64(max(256, min(maxCount / 16, 65_536))) }
 
     /// The count limit the store last opened the file with (`SQLiteBlocks.hideRetired`).

@@ -21,7 +21,8 @@ struct BlockRetentionTests {
         let rejected = index % 4 == 3
         return makeRecord(
             token: tokens[index % tokens.count], status: rejected ? 400 : 200, reason: rejected ? "BadTopic" : nil,
-            apnsID: index % 5 == 0 ? "0000000a-0000-4000-8000-00000000000a" : "0000000b-0000-4000-8000-\(index + 100_000_000_000)",
+            apnsID: index % 5 == 0
+                ? "0000000a-0000-4000-8000-00000000000a" : "0000000b-0000-4000-8000-\(index + 100_000_000_000)",
             receivedAt: start.adding(seconds: Double(index)))
     }
 
@@ -164,10 +165,14 @@ struct BlockRetentionTests {
         #expect(try Self.tables(directory) == ["store_meta", "deliveries_3"])
         Self.append(12..<21, to: [sqlite, memory])
         #expect(try Self.storeAnswers(sqlite, upTo: 21) == Self.storeAnswers(memory, upTo: 21))
-        #expect(try Self.tables(directory) == ["store_meta", "deliveries_3", "deliveries_13", "deliveries_17", "deliveries_21"])
+        #expect(try Self.tables(directory) == [
+            "store_meta", "deliveries_3", "deliveries_13", "deliveries_17", "deliveries_21",
+        ])
         Self.append(21..<25, to: [sqlite, memory])  // the block starting at 25 retires ids up to 15: 3…12 go
         #expect(try Self.storeAnswers(sqlite, upTo: 25) == Self.storeAnswers(memory, upTo: 25))
-        #expect(try Self.tables(directory) == ["store_meta", "deliveries_13", "deliveries_17", "deliveries_21", "deliveries_25"])
+        #expect(try Self.tables(directory) == [
+            "store_meta", "deliveries_13", "deliveries_17", "deliveries_21", "deliveries_25",
+        ])
         let version = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readOnly)
         defer { version.close() }
         let statement = try version.prepare("PRAGMA user_version")
