@@ -22,7 +22,34 @@ final class SQLiteDeliveryReader {
         usesLookupKeys = try SQLiteSchema.hasLookupKeys(connection)
     }
 
+    /// Runs `body` in one read transaction, with the file's blocks and hidden rows as of its snapshot: a read of
+    /// several blocks sees one state of the file, and hides exactly the rows retention had retired in it.
+    private func inSnapshot<T>(_ body: (SQLiteBlocks) throws(DeliveryStoreError) -> T) throws(DeliveryStoreError) -> T {
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
+        var blocks = try SQLiteBlocks(connection)
+        try blocks.hideRetired(maxCount: try SQLiteSchema.storedMaxCount(connection), in: connection)
+        return try body(blocks)
+    }
+
     func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
+        try inSnapshot { blocks throws(DeliveryStoreError) in try deliveries(query, in: blocks) }
+    }
+
+    private func deliveries(
+        _ query: DeliveryQuery, in blocks: SQLiteBlocks
+    ) throws(DeliveryStoreError) -> [DeliveryRecord] {
+        // The ids the window allows (`afterID`/`beforeID` stay in SQL too); the blocks outside are not read.
+        var low = Int64.min
+        var high = Int64.max
+        if let afterID = query.afterID {
+            guard afterID < .max else { return [] }
+            low = afterID + 1
+        }
+        if let beforeID = query.beforeID {
+            guard beforeID > .min else { return [] }
+            high = beforeID - 1
+        }
         var clauses: [String] = []
         var values: [SQLiteValue] = []
         func add(_ clause: String, _ value: SQLiteValue) {
@@ -61,7 +88,9 @@ final class SQLiteDeliveryReader {
             }
         }
         if let device = filter.device { clauses.append(SQLiteStoredRecord.deviceCondition(device)) }
-        let order = query.order == .newestFirst ? "DESC" : "ASC"
+        if blocks.firstVisible > .min { add("id >= ?", .integer(blocks.firstVisible)) }
+        let newestFirst = query.order == .newestFirst
+        let order = newestFirst ? "DESC" : "ASC"
         let limit = max(0, query.limit)
         // Free text is matched here, not in SQL: rows keep no search text (it was a third of every row written on
         // the request path), so the rows the other clauses select are read in order until `limit` match. So is
@@ -73,72 +102,93 @@ final class SQLiteDeliveryReader {
         }
         let decidedInSwift = search != nil || filter.device != nil
         let confirm: (DeliveryRecord) -> Bool = { record in !decidedInSwift || filter.matches(record) }
-        guard let candidates else {
-            let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-            if !decidedInSwift { values.append(.integer(Int64(limit))) }
-            let limitClause = decidedInSwift ? "" : " LIMIT ?"
-            return try records(
-                "SELECT \(Self.columns) FROM deliveries\(whereClause) ORDER BY id \(order)\(limitClause)", values,
-                limit: limit, where: prefilter, then: confirm)
-        }
-        // The index named the candidate rows: read them in the query's order, a chunk of rowids at a time, with
-        // the other clauses in SQL, until `limit` match.
-        let ordered = query.order == .newestFirst ? Array(candidates.reversed()) : candidates
         var result: [DeliveryRecord] = []
-        var start = 0
-        while result.count < limit, start < ordered.count {
-            let chunk = ordered[start..<min(start + Self.candidateChunk, ordered.count)]
-            start += chunk.count
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            let whereClause = " WHERE id IN (\(placeholders))"
-                + (clauses.isEmpty ? "" : " AND " + clauses.joined(separator: " AND "))
-            result += try records(
-                "SELECT \(Self.columns) FROM deliveries\(whereClause) ORDER BY id \(order)",
-                chunk.map { .integer($0) } + values, limit: limit - result.count, where: prefilter, then: confirm)
+        guard let candidates else {
+            // Block by block in the query's order, until `limit` match.
+            let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+            let limitClause = decidedInSwift ? "" : " LIMIT ?"
+            for block in blocks.blocks(from: low, through: high, newestFirst: newestFirst) where result.count < limit {
+                let remaining = limit - result.count
+                result += try records(
+                    "SELECT \(Self.columns) FROM \(block.table)\(whereClause) ORDER BY id \(order)\(limitClause)",
+                    decidedInSwift ? values : values + [.integer(Int64(remaining))],
+                    limit: remaining, where: prefilter, then: confirm)
+            }
+            return result
+        }
+        // The index named the candidate rows: read them in the query's order, a chunk of rowids of one block at a
+        // time, with the other clauses in SQL, until `limit` match.
+        let ordered = newestFirst ? Array(candidates.reversed()) : candidates
+        for block in blocks.blocks(from: low, through: high, newestFirst: newestFirst) where result.count < limit {
+            let inBlock = ordered.filter { block.holds($0) && $0 >= blocks.firstVisible }
+            var start = 0
+            while result.count < limit, start < inBlock.count {
+                let chunk = inBlock[start..<min(start + Self.candidateChunk, inBlock.count)]
+                start += chunk.count
+                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                let whereClause = " WHERE id IN (\(placeholders))"
+                    + (clauses.isEmpty ? "" : " AND " + clauses.joined(separator: " AND "))
+                result += try records(
+                    "SELECT \(Self.columns) FROM \(block.table)\(whereClause) ORDER BY id \(order)",
+                    chunk.map { .integer($0) } + values, limit: limit - result.count, where: prefilter, then: confirm)
+            }
         }
         return result
     }
 
     func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
-        try records("SELECT \(Self.columns) FROM deliveries WHERE id = ?", [.integer(id)]).first
+        try inSnapshot { blocks throws(DeliveryStoreError) in
+            guard let block = blocks.block(holding: id) else { return nil }
+            return try records("SELECT \(Self.columns) FROM \(block.table) WHERE id = ?", [.integer(id)]).first
+        }
     }
 
     func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
-        if let lookups {
-            guard let row = lookups.newestRow(apnsKey: SQLiteLookupKey.apnsIDKey(apnsID)) else { return nil }
-            if let record = try records(
-                "SELECT \(Self.columns) FROM deliveries WHERE id = ? AND apns_id = ? COLLATE NOCASE", [.integer(row), .text(apnsID)]
-            ).first {
-                return record
+        try inSnapshot { blocks throws(DeliveryStoreError) in
+            if let lookups {
+                guard let row = lookups.newestRow(apnsKey: SQLiteLookupKey.apnsIDKey(apnsID)) else { return nil }
+                if let block = blocks.block(holding: row), let record = try records(
+                    "SELECT \(Self.columns) FROM \(block.table) WHERE id = ? AND apns_id = ? COLLATE NOCASE",
+                    [.integer(row), .text(apnsID)]
+                ).first {
+                    return record
+                }
+                // The newest row with this key holds another apns-id (a 64-bit key collision), or is hidden: ask
+                // SQL, which scans.
             }
-            // The newest row with this key holds another apns-id (a 64-bit key collision): ask SQL, which scans.
+            let (condition, values): (String, [SQLiteValue]) =
+                usesLookupKeys
+                ? ("apns_key = ? AND apns_id = ? COLLATE NOCASE", [SQLiteLookupKey.apnsID(apnsID), .text(apnsID)])
+                : ("apns_id = ? COLLATE NOCASE", [.text(apnsID)])
+            for block in blocks.blocks(from: .min, through: .max, newestFirst: true) {
+                if let record = try records(
+                    "SELECT \(Self.columns) FROM \(block.table) WHERE \(condition) AND id >= ? "
+                        + "ORDER BY id DESC LIMIT 1",
+                    values + [.integer(blocks.firstVisible)]
+                ).first {
+                    return record
+                }
+            }
+            return nil
         }
-        guard usesLookupKeys else {
-            return try records(
-                "SELECT \(Self.columns) FROM deliveries WHERE apns_id = ? COLLATE NOCASE ORDER BY id DESC LIMIT 1",
-                [.text(apnsID)]
-            ).first
-        }
-        return try records(
-            "SELECT \(Self.columns) FROM deliveries WHERE apns_key = ? AND apns_id = ? COLLATE NOCASE "
-                + "ORDER BY id DESC LIMIT 1",
-            [SQLiteLookupKey.apnsID(apnsID), .text(apnsID)]
-        ).first
     }
 
     func count() throws(DeliveryStoreError) -> Int {
-        Int(try integer("SELECT count(*) FROM deliveries"))
+        try inSnapshot { blocks throws(DeliveryStoreError) in
+            var count: Int64 = 0
+            for block in blocks.blocks(from: .min, through: .max, newestFirst: false) {
+                // A block wholly visible is counted without reading its rows' ids (SQLite's b-tree count).
+                count += try SQLiteBlocks.integer(
+                    block.firstID >= blocks.firstVisible
+                        ? "SELECT count(*) FROM \(block.table)" : "SELECT count(*) FROM \(block.table) WHERE id >= ?",
+                    block.firstID >= blocks.firstVisible ? [] : [.integer(blocks.firstVisible)], in: connection) ?? 0
+            }
+            return Int(count)
+        }
     }
 
     func maxID() throws(DeliveryStoreError) -> Int64 {
-        try integer("SELECT coalesce(max(id), 0) FROM deliveries")
-    }
-
-    private func integer(_ sql: String) throws(DeliveryStoreError) -> Int64 {
-        let statement = try connection.prepare(sql)
-        try statement.bind([])
-        guard try statement.step() else { return 0 }
-        return statement.int64(0)
+        try inSnapshot { blocks throws(DeliveryStoreError) in try blocks.maxID(connection) }
     }
 
     /// What `records` reads of a row.

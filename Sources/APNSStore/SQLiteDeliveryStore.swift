@@ -39,9 +39,18 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     private let closed = Atomic<Bool>(false)
 
     /// Opens (creating if needed) the store at `path`; `directory/fileName` is the usual path.
-    public init(
+    public convenience init(
         path: String, retention: RetentionPolicy = RetentionPolicy(), durability: Durability = .processCrash,
         clock: any WallClock = SystemClock()
+    ) throws(DeliveryStoreError) {
+        try self.init(path: path, retention: retention, durability: durability, clock: clock, blockSize: nil)
+    }
+
+    /// `blockSize`: ids per block table (`SQLiteSchema`, version 6); nil for `SQLiteSchema.blockSize` (tests pass
+    /// small ones).
+    init(
+        path: String, retention: RetentionPolicy, durability: Durability = .processCrash,
+        clock: any WallClock = SystemClock(), blockSize: Int64?
     ) throws(DeliveryStoreError) {
         let writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
         try writeConnection.execute("PRAGMA page_size=\(SQLiteSchema.pageSize)")  // a new file only
@@ -58,7 +67,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         // Debian builds SQLite with SECURE_DELETE on: every record retention drops would be overwritten with zeros,
         // one more page written per push. Records hold no secret (the provider token is reduced to a fingerprint).
         try writeConnection.execute("PRAGMA secure_delete=OFF")
-        try SQLiteSchema.prepare(writeConnection)
+        try SQLiteSchema.prepare(writeConnection, maxCount: retention.maxCount)
         let readConnection = try SQLiteConnection(path: path, mode: .readWrite)
         let lookups = SQLiteLookupIndex()
         let reader = try SQLiteDeliveryReader(connection: readConnection, lookups: lookups)
@@ -69,7 +78,8 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         signal = DurableSignal(durableID: lastID)
         let writer = try SQLiteDeliveryWriter(
             connection: writeConnection, checkpointer: try SQLiteCheckpointer(path: path), lookups: lookups,
-            retention: retention, clock: clock, signal: signal, syncOnRestart: durability == .powerLoss)
+            retention: retention, clock: clock, signal: signal, syncOnRestart: durability == .powerLoss,
+            blockSize: blockSize)
         do {
             writerThread = try JoinableThread(name: "apns-writer") { [queue] in writer.run(queue) }
         } catch {

@@ -38,12 +38,21 @@ final class SQLiteLookupIndex: Sendable {
 
     private struct State {
         /// apns-id key → the newest row with that key (a newer row with the same apns-id hides older ones, as
-        /// `delivery(apnsID:)` answers the newest).
+        /// `delivery(apnsID:)` answers the newest), for the rows added since `generationStart`; `olderByAPNsKey`
+        /// holds the generation before. Retention never removes a key: once every row of the older generation is
+        /// dropped, that generation goes whole and the current one becomes the older (`dropRows`). Removing each
+        /// dropped row's keys cost two random probes of 100,000-entry tables per push, and their cache misses were
+        /// most of the writer's lookup work once retention ran. A key whose row was dropped may stay until then:
+        /// lookups check the row is still kept.
         var newestByAPNsKey: [HashedKey: Int64] = [:]
+        var olderByAPNsKey: [HashedKey: Int64] = [:]
         /// token key → the position of its newest row; its older rows are chained through `previousWithToken`
         /// (no array per token: most tokens of a busy sender hold one or two rows, and an array each cost an
-        /// allocation per new token).
+        /// allocation per new token). Two generations, as the apns-id keys.
         var newestByTokenKey: [HashedKey: Int] = [:]
+        var olderByTokenKey: [HashedKey: Int] = [:]
+        /// Every row in the older generation has an id below this.
+        var generationStart = Int64.min
         /// Every indexed row, oldest first (ids ascend), for dropping what retention deleted.
         var rows = FrontDroppingArray<Row>()
         /// How many rows were dropped from the front of `rows` since the last reset: the row at position `p`
@@ -71,19 +80,22 @@ final class SQLiteLookupIndex: Sendable {
     /// on the receive times kept here.
     var isComplete: Bool { completeFlag.load(ordering: .acquiring) }
 
-    /// Reads every row's keys (the writer thread, before its first commit); then lookups may proceed.
-    func load(from connection: SQLiteConnection) throws(DeliveryStoreError) {
+    /// Reads the keys of every row from `firstVisible` on, block by block (the writer thread, before its first
+    /// commit; the rows below are hidden, `SQLiteBlocks`); then lookups may proceed.
+    func load(from connection: SQLiteConnection, firstVisible: Int64 = .min) throws(DeliveryStoreError) {
         defer { markReady() }
-        let statement = try connection.prepare(
-            "SELECT id, apns_key, token_key, received_at FROM deliveries ORDER BY id")
-        try statement.bind([])
         var loaded: [Entry] = []
-        while try statement.step() {
-            loaded.append(Entry(
-                id: statement.int64(0), apnsKey: statement.int64(1),
-                tokenKey: statement.isNull(2) ? nil : statement.int64(2), receivedAt: statement.int64(3)))
+        for block in try SQLiteBlocks(connection).blocks {
+            let statement = try connection.prepare(
+                "SELECT id, apns_key, token_key, received_at FROM \(block.table) WHERE id >= ? ORDER BY id")
+            try statement.bind([.integer(firstVisible)])
+            while try statement.step() {
+                loaded.append(Entry(
+                    id: statement.int64(0), apnsKey: statement.int64(1),
+                    tokenKey: statement.isNull(2) ? nil : statement.int64(2), receivedAt: statement.int64(3)))
+            }
+            statement.reset()
         }
-        statement.reset()
         state.withLock { state in
             for entry in loaded { Self.add(entry, to: &state) }
         }
@@ -117,22 +129,26 @@ final class SQLiteLookupIndex: Sendable {
     func dropRows(below firstKept: Int64) {
         state.withLock { state in
             while let row = state.rows.first, row.id < firstKept {
-                let position = state.dropped
                 state.rows.popFirst()
                 state.dropped += 1
                 if row.outOfOrder { state.outOfOrderRows -= 1 }
-                // One hash and probe per key (a subscript read and then a write hashed it twice).
-                if let index = state.newestByAPNsKey.index(forKey: HashedKey(row.apnsKey)),
-                    state.newestByAPNsKey[index].value == row.id
-                {
-                    state.newestByAPNsKey.remove(at: index)
-                }
-                // The token's newest row going means it has none left (its older rows went before it).
-                if let tokenKey = row.tokenKey, let index = state.newestByTokenKey.index(forKey: HashedKey(tokenKey)),
-                    state.newestByTokenKey[index].value == position
-                {
-                    state.newestByTokenKey.remove(at: index)
-                }
+            }
+            // Every row of the older generation dropped: it goes, the current one becomes the older (its storage
+            // kept for the new current one). Every row dropped: both go.
+            guard let first = state.rows.first, let last = state.rows.elements.last else {
+                state.newestByAPNsKey.removeAll(keepingCapacity: true)
+                state.newestByTokenKey.removeAll(keepingCapacity: true)
+                state.olderByAPNsKey.removeAll(keepingCapacity: true)
+                state.olderByTokenKey.removeAll(keepingCapacity: true)
+                state.generationStart = .min
+                return
+            }
+            if first.id >= state.generationStart {
+                swap(&state.olderByAPNsKey, &state.newestByAPNsKey)
+                swap(&state.olderByTokenKey, &state.newestByTokenKey)
+                state.newestByAPNsKey.removeAll(keepingCapacity: true)
+                state.newestByTokenKey.removeAll(keepingCapacity: true)
+                state.generationStart = last.id + 1
             }
         }
     }
@@ -145,7 +161,12 @@ final class SQLiteLookupIndex: Sendable {
     /// The newest row whose apns-id has `key`.
     func newestRow(apnsKey key: Int64) -> Int64? {
         waitUntilReady()
-        return state.withLock { $0.newestByAPNsKey[HashedKey(key)] }
+        return state.withLock { state in
+            guard let row = state.newestByAPNsKey[HashedKey(key)] ?? state.olderByAPNsKey[HashedKey(key)],
+                let first = state.rows.first, row >= first.id
+            else { return nil }  // its rows were dropped (the key stays until its generation goes)
+            return row
+        }
     }
 
     /// The rows whose token has `key`, oldest first.
@@ -153,7 +174,7 @@ final class SQLiteLookupIndex: Sendable {
         waitUntilReady()
         return state.withLock { state in
             var rows: [Int64] = []
-            var position = state.newestByTokenKey[HashedKey(key)] ?? -1
+            var position = state.newestByTokenKey[HashedKey(key)] ?? state.olderByTokenKey[HashedKey(key)] ?? -1
             // Positions below `dropped` are rows retention deleted: the chain ends there.
             while position >= state.dropped {
                 let row = state.row(at: position)
@@ -218,7 +239,11 @@ final class SQLiteLookupIndex: Sendable {
         var previousWithToken = -1
         if let tokenKey = entry.tokenKey {
             let position = state.nextPosition
-            previousWithToken = state.newestByTokenKey.updateValue(position, forKey: HashedKey(tokenKey)) ?? -1
+            if let previous = state.newestByTokenKey.updateValue(position, forKey: HashedKey(tokenKey)) {
+                previousWithToken = previous
+            } else if !state.olderByTokenKey.isEmpty {  // none before retention first drops rows
+                previousWithToken = state.olderByTokenKey[HashedKey(tokenKey)] ?? -1
+            }
         }
         let outOfOrder = entry.receivedAt < state.latestReceivedAt
         if outOfOrder { state.outOfOrderRows += 1 } else { state.latestReceivedAt = entry.receivedAt }

@@ -26,15 +26,55 @@
 /// The `search` column is written empty: it held each record's lower-cased search text, a third of the bytes every
 /// push wrote through the WAL. Free-text search reads the stored records instead (`SQLiteDeliveryReader.deliveries`,
 /// `SQLiteStoredRecord.mayMatchSearch`), which also answers for files written when it was filled.
+///
+/// Version 6 keeps the rows in block tables, `deliveries_<firstID>` (the columns above), each holding a consecutive
+/// range of ids: from its first id up to the next block's first (`SQLiteBlocks`). Count retention no longer deletes
+/// rows: `DELETE … WHERE id <= ?` deleted them one by one, rebalancing the table's first leaves, and in WAL mode every
+/// page it dirtied went to the WAL (even one it then freed), ~8 KiB per 7 Live Activity rows on top of the inserts,
+/// plus reading those pages back. The writer starts a new block every `blockSize(maxCount:)` ids and drops a block
+/// (`DROP TABLE`, which frees its pages without rewriting them, though it reads each to find them) at the first
+/// block start after every id in it is beyond retention (`SQLiteDeliveryWriter.startBlock`); until then its retired
+/// rows are hidden: every read takes only the ids above the file's highest id less `maxCount`, the count limit the
+/// store last opened the file with, kept in `store_meta` (written when the store opens, never per commit), so an
+/// archive hides the same rows. A file holds at most `maxCount` plus one block's rows when `maxCount` is a multiple
+/// of the block size (the default 100,000 is: blocks of 6,250), plus two blocks' otherwise. Age
+/// retention (rare) still deletes rows, in their blocks. A block is created and dropped in the writer's transaction,
+/// with the inserts, so a crash leaves the blocks and their rows as they were at a commit.
+///
+/// The store brings an older file to version 6 when it opens it: its `deliveries` table becomes the first block
+/// (renamed, nothing rewritten). An archive reads an older file's `deliveries` table as it is. A release before
+/// version 6 opening a version-6 file finds no `deliveries` table: it creates an empty one and sees an empty store
+/// (the blocks stay untouched); version 6 opening that file again keeps its blocks and drops that table (with
+/// whatever the older release wrote to it). An older release's archive (`deliveries --data-dir`) reports the missing
+/// table as an error.
 enum SQLiteSchema {
-    static let version = 5
+    static let version = 6
+
+    /// The table of a file before version 6; the block tables' names start with `blockPrefix`.
+    static let legacyTable = "deliveries"
+    static let blockPrefix = "deliveries_"
+
+    static func blockTable(firstID: Int64) -> String { blockPrefix + String(firstID) }
+
+    /// The ids per block: a sixteenth of the count limit within 256…65,536, so a file holds about `maxCount` + 1/16
+    /// rows, and a block's drop and the new block's prepared inserts (~1 M instructions with the CREATE) come every few
+    /// thousand pushes.
+    static func blockSize(maxCount: Int) -> Int64 { Int64(max(256, min(maxCount / 16, 65_536))) }
+
+    /// The count limit the store last opened the file with (`SQLiteBlocks.hideRetired`).
+    /// (No primary key: its automatic index would be the file's only index, and files of versions 4 and 5 keep none.)
+    static let createMeta = "CREATE TABLE IF NOT EXISTS store_meta(key TEXT NOT NULL, value INTEGER NOT NULL)"
+    static let maxCountKey = "max_count"
 
     /// The page size of a new file. A Live Activity row (~2.5 KB with its columns) fits once in a 4 KiB page and
     /// three times in 8 KiB; with group commit most pages a commit writes are full ones.
     static let pageSize = 8192
 
-    static let createTable = """
-        CREATE TABLE IF NOT EXISTS deliveries(
+    static let createTable = createTable(named: legacyTable, ifNotExists: true)
+
+    static func createTable(named table: String, ifNotExists: Bool = false) -> String {
+        """
+        CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(table)(
             id INTEGER PRIMARY KEY,
             received_at INTEGER NOT NULL,
             apns_id TEXT NOT NULL,
@@ -49,15 +89,14 @@ enum SQLiteSchema {
             token_key INTEGER
         );
         """
+    }
 
-    static let createIndexes = """
+    /// Version 2's key indexes and version 3's `received_at` index, dropped from an older file's table.
+    static let dropLegacyIndexes = """
         DROP INDEX IF EXISTS deliveries_apns_key;
         DROP INDEX IF EXISTS deliveries_token_key;
         DROP INDEX IF EXISTS deliveries_received_at;
-        PRAGMA user_version = \(version);
         """
-
-    static let create = createTable + "\n" + createIndexes
 
     /// The columns after the record's own: the lookup keys (not indexed), in the order `EncodedDelivery.row` binds
     /// them.
@@ -66,7 +105,7 @@ enum SQLiteSchema {
     /// Column names come from the record's field table (`DeliveryRecord.columnFields`), in the order
     /// `EncodedDelivery.row` binds them. A new filter column also needs a line in `create` and, for existing
     /// files, a migration (bump `version`).
-    static let insert = insert(rowCount: 1)
+    static let insert = insert(rowCount: 1, into: legacyTable)
 
     /// One INSERT of `rows` rows: the writer inserts a group's records `rowsPerInsert` at a time, as each statement
     /// run opens its cursors and builds its record buffer anew (allocations SQLite makes per run, not per row).
@@ -76,29 +115,76 @@ enum SQLiteSchema {
     /// and its parents), so that it can undo the statement alone. The writer never needs that: any failed statement
     /// rolls back the whole transaction (`SQLiteDeliveryWriter.commit`), and FAIL keeps no such copy (9 % less CPU
     /// per row in a test of 16-row inserts of 2.3 KB rows).
-    static func insert(rowCount rows: Int) -> String {
+    static func insert(rowCount rows: Int, into table: String = legacyTable) -> String {
         let names = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"] + keyColumns
         let values = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        return (rows > 1 ? "INSERT OR FAIL" : "INSERT") + " INTO deliveries(\(names.joined(separator: ", "))) VALUES "
+        return (rows > 1 ? "INSERT OR FAIL" : "INSERT") + " INTO \(table)(\(names.joined(separator: ", "))) VALUES "
             + Array(repeating: values, count: rows).joined(separator: ", ")
     }
 
     static let rowsPerInsert = 16
 
-    /// Creates the table, brings a version-1 file to version 2 (adds and fills the key columns, drops the text
-    /// indexes, in one transaction), then drops version 2's key indexes and version 3's `received_at` index.
-    static func prepare(_ connection: SQLiteConnection) throws(DeliveryStoreError) {
-        try connection.execute(createTable)
-        if try !hasLookupKeys(connection) { try migrate(connection) }
-        try connection.execute(createIndexes)
+    /// Brings the file to version 6 for a store retaining `maxCount` records. An older file's table first: a version-1
+    /// file to version 2 (adds and fills the key columns, drops the text indexes, in one transaction), then version
+    /// 2's key indexes and version 3's `received_at` index go. Then, in one transaction: that table becomes the first
+    /// block (dropped instead when the file already has blocks, or when it is empty), trailing empty blocks go (the
+    /// ids of an empty file start again at 1, and must not land in a block named for a later id), and `store_meta`
+    /// records `maxCount`.
+    static func prepare(_ connection: SQLiteConnection, maxCount: Int) throws(DeliveryStoreError) {
+        if try SQLiteBlocks(connection).blocks.first?.table == legacyTable {
+            if try !hasLookupKeys(connection) { try migrate(connection) }
+            try connection.execute(dropLegacyIndexes)
+        }
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(DeliveryStoreError) {
+            var blocks = try SQLiteBlocks(connection).blocks
+            if blocks.first?.table == legacyTable {
+                blocks.removeFirst()
+                let lowest = try SQLiteBlocks.integer("SELECT min(id) FROM \(legacyTable)", [], in: connection)
+                if blocks.isEmpty, let firstID = lowest {
+                    try connection.execute("ALTER TABLE \(legacyTable) RENAME TO \(blockTable(firstID: firstID))")
+                    blocks.append(SQLiteBlocks.Block(table: blockTable(firstID: firstID), firstID: firstID))
+                } else {
+                    try connection.execute("DROP TABLE \(legacyTable)")
+                }
+            }
+            while let last = blocks.last,
+                try SQLiteBlocks.integer("SELECT EXISTS(SELECT 1 FROM \(last.table))", [], in: connection) == 0
+            {
+                try connection.execute("DROP TABLE \(last.table)")
+                blocks.removeLast()
+            }
+            try connection.execute(createMeta)
+            try connection.prepare("DELETE FROM store_meta WHERE key = ?").run([.text(maxCountKey)])
+            try connection.prepare("INSERT INTO store_meta(key, value) VALUES (?, ?)")
+                .run([.text(maxCountKey), .integer(Int64(maxCount))])
+            try connection.execute("PRAGMA user_version = \(version)")
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
     }
 
-    /// Whether the file's table has the version-2 key columns.
+    /// The count limit in `store_meta`; nil for a file before version 6 (nothing hidden).
+    static func storedMaxCount(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Int? {
+        let exists = try SQLiteBlocks.integer(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'store_meta'", [], in: connection)
+        guard exists ?? 0 > 0 else { return nil }
+        return try SQLiteBlocks.integer(
+            "SELECT value FROM store_meta WHERE key = ?", [.text(maxCountKey)], in: connection
+        ).map { Int($0) }
+    }
+
+    /// Whether the file's rows have the version-2 key columns: an older file's `deliveries` table may not; blocks
+    /// always do.
     static func hasLookupKeys(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Bool {
-        let statement = try connection.prepare(
-            "SELECT count(*) FROM pragma_table_info('deliveries') WHERE name = 'apns_key'")
+        let statement = try connection.prepare("""
+            SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'deliveries') = 0
+                OR (SELECT count(*) FROM pragma_table_info('deliveries') WHERE name = 'apns_key') > 0
+            """)
         try statement.bind([])
-        return try statement.step() && statement.int64(0) > 0
+        return try statement.step() && statement.int64(0) != 0
     }
 
     private static func migrate(_ connection: SQLiteConnection) throws(DeliveryStoreError) {

@@ -102,7 +102,7 @@ import Testing
 
     /// The insert names exactly the table's columns, so rows written now fit files created before.
     @Test func insertNamesTheSchemasColumns() {
-        let created = SQLiteSchema.create.split(separator: "\n")
+        let created = SQLiteSchema.createTable.split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasSuffix(",") || $0.hasSuffix("NOT NULL") || $0.hasSuffix("INTEGER") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }

@@ -102,6 +102,36 @@ import Testing
         }
     }
 
+    /// Keys stay in two generations that go whole (`dropRows`): apns-ids reused across many drops answer their
+    /// newest kept row, and none once all of theirs are dropped, however many generations have gone.
+    @Test func reusedAPNsIDsAnswerTheirNewestKeptRowAcrossGenerations() {
+        let index = SQLiteLookupIndex()
+        index.markReady()
+        var kept: [(id: Int64, key: Int64)] = []
+        var nextID: Int64 = 1
+        for step in 0..<300 {
+            var batch: [(id: Int64, apnsKey: Int64, tokenKey: Int64?)] = []
+            for _ in 0..<(1 + step % 4) {
+                let key = nextID * 7 % 23  // 23 keys, reused in a shifting order
+                batch.append((nextID, key, key % 3))
+                kept.append((nextID, key))
+                nextID += 1
+            }
+            index.add(batch)
+            if step % 3 == 0, kept.count > 10 {
+                let bound = kept[kept.count - 10 + step % 5].id  // a window of 5…9 rows, sometimes none
+                index.dropRows(below: step % 50 == 0 ? nextID : bound)
+                kept.removeAll { $0.id < (step % 50 == 0 ? nextID : bound) }
+            }
+            for key in Int64(0)..<23 {
+                #expect(index.newestRow(apnsKey: key) == kept.last { $0.key == key }?.id, "step \(step), key \(key)")
+            }
+            for token in Int64(0)..<3 {
+                #expect(index.rows(tokenKey: token) == kept.filter { $0.key % 3 == token }.map(\.id), "step \(step)")
+            }
+        }
+    }
+
     @Test func aReopenedStoreFindsRecordsByAPNsIDAndToken() throws {
         let directory = try TemporaryDirectory.make()
         let first = try SQLiteDeliveryStore(directory: directory.url.path)
@@ -170,7 +200,8 @@ import Testing
         let impostor = makeRecord(apnsID: "6e1c1b9a-0000-4000-8000-00000000000b")
         var row = EncodedDelivery(impostor, id: targetID + 1, json: impostor.withID(0).jsonBytes).row.values
         row[row.count - 2] = SQLiteLookupKey.apnsID(target.apnsID)  // forge the collision
-        try connection.prepare(SQLiteSchema.insert).run(row)
+        // Into the block the store created for the target (schema version 6), which holds the ids after it too.
+        try connection.prepare(SQLiteSchema.insert(rowCount: 1, into: SQLiteSchema.blockTable(firstID: targetID))).run(row)
         connection.close()
 
         let reopened = try SQLiteDeliveryStore(directory: directory.url.path)

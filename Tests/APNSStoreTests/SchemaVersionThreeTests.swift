@@ -37,13 +37,7 @@ import Testing
     }
 
     static func indexNames(_ directory: TemporaryDirectory) throws -> [String] {
-        let check = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readOnly)
-        defer { check.close() }
-        let indexes = try check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
-        try indexes.bind([])
-        var names: [String] = []
-        while try indexes.step() { names.append(String(decoding: indexes.bytes(0), as: UTF8.self)) }
-        return names
+        try BlockRetentionTests.schemaNames(directory, type: "index")
     }
 
     @Test func anArchiveReadsAVersionThreeFileAsItIs() throws {

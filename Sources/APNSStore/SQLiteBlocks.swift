@@ -1,0 +1,84 @@
+/// The block tables of a version-6 file (`SQLiteSchema`) as one read sees them: each `deliveries_<firstID>` holds the
+/// ids from its first up to the next block's first (the last block: every later id), and the rows below
+/// `firstVisible` are retired by count retention but still in a block not yet dropped, so every read skips them.
+/// An older file's single `deliveries` table reads as one block holding every id.
+struct SQLiteBlocks {
+    struct Block {
+        let table: String
+        let firstID: Int64
+        /// The highest id it may hold: the next block's first less one (the last block: `Int64.max`).
+        var lastID = Int64.max
+
+        func holds(_ id: Int64) -> Bool { id >= firstID && id <= lastID }
+    }
+
+    /// Oldest first.
+    let blocks: [Block]
+    /// The lowest id a read may answer (`Int64.min`: no row is hidden).
+    private(set) var firstVisible = Int64.min
+
+    /// The file's blocks, from `sqlite_master` (in the caller's transaction, if any).
+    init(_ connection: SQLiteConnection) throws(DeliveryStoreError) {
+        let statement = try connection.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND (name = ? OR name GLOB ?)")
+        try statement.bind([.text(SQLiteSchema.legacyTable), .text(SQLiteSchema.blockPrefix + "[0-9]*")])
+        var blocks: [Block] = []
+        while try statement.step() {
+            let name = String(decoding: statement.bytes(0), as: UTF8.self)
+            if name == SQLiteSchema.legacyTable {
+                blocks.append(Block(table: name, firstID: .min))
+            } else if let firstID = Int64(name.dropFirst(SQLiteSchema.blockPrefix.count)) {
+                blocks.append(Block(table: name, firstID: firstID))
+            }
+        }
+        blocks.sort { $0.firstID < $1.firstID }
+        for index in blocks.indices.dropLast() { blocks[index].lastID = blocks[index + 1].firstID - 1 }
+        self.blocks = blocks
+    }
+
+    /// Hides the rows count retention has retired: those more than `maxCount` below the file's highest id (what the
+    /// writer's retention keeps, `SQLiteDeliveryWriter.applyRetention`). nil: no count limit known (a file written
+    /// before version 6), nothing hidden.
+    mutating func hideRetired(maxCount: Int?, in connection: SQLiteConnection) throws(DeliveryStoreError) {
+        guard let maxCount else { return }
+        firstVisible = Self.firstVisible(maxID: try maxID(connection), maxCount: maxCount)
+    }
+
+    static func firstVisible(maxID: Int64, maxCount: Int) -> Int64 {
+        maxID - Int64(maxCount) + 1
+    }
+
+    /// The highest id in the file (hidden rows count: they are retired, not gone), 0 for none.
+    func maxID(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Int64 {
+        for block in blocks.reversed() {
+            if let id = try Self.integer("SELECT max(id) FROM \(block.table)", [], in: connection) { return id }
+        }
+        return 0
+    }
+
+    /// The first column of the first row `sql` selects; nil for none or NULL. Resets the statement (a pending one
+    /// would keep `DROP TABLE` from running on its connection).
+    static func integer(
+        _ sql: String, _ values: [SQLiteValue], in connection: SQLiteConnection
+    ) throws(DeliveryStoreError) -> Int64? {
+        let statement = try connection.prepare(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(0) else { return nil }
+        return statement.int64(0)
+    }
+
+    /// The block that may hold `id`, if it is visible.
+    func block(holding id: Int64) -> Block? {
+        guard id >= firstVisible else { return nil }
+        return blocks.last { $0.firstID <= id }
+    }
+
+    /// The blocks that may hold visible ids in `low...high`, oldest first or newest first.
+    func blocks(from low: Int64, through high: Int64, newestFirst: Bool) -> [Block] {
+        let low = max(low, firstVisible)
+        guard low <= high else { return [] }
+        let overlapping = blocks.filter { $0.firstID <= high && $0.lastID >= low }
+        return newestFirst ? overlapping.reversed() : overlapping
+    }
+}

@@ -1,0 +1,201 @@
+import APNSCore
+@testable import APNSStore
+import DeliveryFixtures
+import Foundation
+import HTTPContract
+import Testing
+
+/// Schema version 6 (`SQLiteSchema`): rows live in block tables, count retention hides the rows it retired until
+/// their whole block is dropped. With tiny blocks (4 ids) and a tiny limit (10), every read must answer what the
+/// in-memory store answers for the same pushes, from the store, from an archive, and after reopening.
+@Suite("Block tables: retention hides retired rows and drops whole blocks")
+struct BlockRetentionTests {
+    static let maxCount = 10
+    static let blockSize: Int64 = 4
+    static let start = Timestamp(secondsSinceEpoch: 1_767_225_600)
+    /// Not hex: a free-text search for one must not match the random hex apns-unique-ids `makeRecord` gives.
+    static let tokens = ["xa00", "yb11", "zc22"]
+
+    /// The `index`th push: tokens and statuses cycle, one second apart, every fifth reuses an apns-id.
+    static func record(_ index: Int) -> DeliveryRecord {
+        let rejected = index % 4 == 3
+        return makeRecord(
+            token: tokens[index % tokens.count], status: rejected ? 400 : 200, reason: rejected ? "BadTopic" : nil,
+            apnsID: index % 5 == 0
+                ? "0000000a-0000-4000-8000-00000000000a" : "0000000b-0000-4000-8000-\(index + 100_000_000_000)",
+            receivedAt: start.adding(seconds: Double(index)))
+    }
+
+    static let queries: [DeliveryQuery] = {
+        let filters = [
+            DeliveryFilter.all, DeliveryFilter(token: "yb11"), DeliveryFilter(accepted: false),
+            DeliveryFilter(since: start.adding(seconds: 12)), DeliveryFilter(until: start.adding(seconds: 20)),
+            DeliveryFilter(token: "xa00", since: start.adding(seconds: 5), until: start.adding(seconds: 25)),
+            DeliveryFilter(text: "zc22"),
+        ]
+        var queries: [DeliveryQuery] = []
+        for filter in filters {
+            for order in [DeliveryQuery.Order.newestFirst, .oldestFirst] {
+                for limit in [1, 3, 100] {
+                    queries.append(DeliveryQuery(filter: filter, limit: limit, order: order))
+                }
+                queries.append(DeliveryQuery(filter: filter, afterID: 6, beforeID: 21, limit: 5, order: order))
+            }
+        }
+        return queries
+    }()
+
+    /// Every answer a reader gives for the pushes so far, as text to compare.
+    static func answers<Reader: DeliveryReader>(_ reader: Reader, upTo lastIndex: Int) throws -> [String] {
+        var answers = try queries.map { query in "\(query): \(try reader.deliveries(query).map(\.id))" }
+        for id in Int64(0)...Int64(lastIndex + 2) {
+            answers.append("id \(id): \(String(describing: try reader.delivery(id: id)?.id))")
+        }
+        for index in 0...lastIndex + 1 {
+            let apnsID = record(index).apnsID
+            answers.append("apns-id \(apnsID): \(String(describing: try reader.delivery(apnsID: apnsID)?.id))")
+        }
+        for after in [0, 9, 15, 40] as [Int64] {
+            for filter in [DeliveryFilter.all, DeliveryFilter(token: "zc22")] {
+                let next = try reader.waitForNext(filter, after: after, timeout: .zero)
+                answers.append("next \(filter) after \(after): \(String(describing: next?.id))")
+            }
+        }
+        answers.append("newest: \(try reader.newestID())")
+        return answers
+    }
+
+    static func storeAnswers(_ store: any DeliveryStore, upTo lastIndex: Int) throws -> [String] {
+        try answers(store, upTo: lastIndex) + ["count: \(try store.count())"]
+    }
+
+    /// Appends pushes `range` to both stores, queued together (one group commit, crossing blocks).
+    static func append(_ range: Range<Int>, to stores: [any DeliveryStore]) {
+        for store in stores {
+            for index in range { store.append(record(index)) { _ in } }
+            store.flush()
+        }
+    }
+
+    static func sqliteStore(
+        _ directory: TemporaryDirectory, retention: RetentionPolicy = RetentionPolicy(maxCount: maxCount, maxAge: nil),
+        clock: any WallClock = SystemClock()
+    ) throws -> SQLiteDeliveryStore {
+        try SQLiteDeliveryStore(
+            path: directory.path(SQLiteDeliveryStore.fileName), retention: retention, clock: clock,
+            blockSize: blockSize)
+    }
+
+    /// The names of the store file's schema objects of `type` ("table", "index"), sorted.
+    static func schemaNames(_ directory: TemporaryDirectory, type: String) throws -> [String] {
+        let check = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readOnly)
+        defer { check.close() }
+        let statement = try check.prepare("SELECT name FROM sqlite_master WHERE type = ? ORDER BY name")
+        try statement.bind([.text(type)])
+        var names: [String] = []
+        while try statement.step() { names.append(String(decoding: statement.bytes(0), as: UTF8.self)) }
+        return names
+    }
+
+    /// The tables in the file (blocks and `store_meta`), shortest name first (blocks in id order).
+    static func tables(_ directory: TemporaryDirectory) throws -> [String] {
+        try schemaNames(directory, type: "table").sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
+    }
+
+    @Test func everyReadMatchesTheInMemoryStoreAcrossBlocksAnArchiveAndAReopen() throws {
+        let directory = try TemporaryDirectory.make()
+        var sqlite = try Self.sqliteStore(directory)
+        let memory = InMemoryDeliveryStore(retention: RetentionPolicy(maxCount: Self.maxCount, maxAge: nil))
+        defer { memory.close() }
+        var appended = 0
+        for total in [3, 10, 11, 18, 27] {
+            Self.append(appended..<total, to: [sqlite, memory])
+            appended = total
+            let expected = try Self.storeAnswers(memory, upTo: total)
+            #expect(try Self.storeAnswers(sqlite, upTo: total) == expected, "after \(total) pushes")
+            #expect(sqlite.indexedRowCount == min(total, Self.maxCount))
+            let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
+            #expect(try Self.answers(archive, upTo: total) == Self.answers(memory, upTo: total), "archive, \(total)")
+        }
+        // Ids 1…27 in blocks from 1, 5, … 25; retention keeps 18…27. A block goes when the next block starts after
+        // it is wholly retired: at 25 (retention then keeps 16…25) the blocks below 13; 13 goes at 29.
+        #expect(try Self.tables(directory) == [
+            "store_meta", "deliveries_13", "deliveries_17", "deliveries_21", "deliveries_25",
+        ])
+
+        sqlite.close()
+        sqlite = try Self.sqliteStore(directory)
+        #expect(try Self.storeAnswers(sqlite, upTo: 27) == Self.storeAnswers(memory, upTo: 27), "reopened")
+        Self.append(27..<31, to: [sqlite, memory])
+        #expect(try Self.storeAnswers(sqlite, upTo: 31) == Self.storeAnswers(memory, upTo: 31), "reopened, appended")
+        #expect(try Self.tables(directory) == [
+            "store_meta", "deliveries_17", "deliveries_21", "deliveries_25", "deliveries_29",
+        ])
+
+        #expect(try sqlite.reset() == memory.reset())
+        #expect(try Self.tables(directory) == ["store_meta"])
+        Self.append(31..<37, to: [sqlite, memory])
+        #expect(try Self.storeAnswers(sqlite, upTo: 37) == Self.storeAnswers(memory, upTo: 37), "after a reset")
+        #expect(try Self.tables(directory) == ["store_meta", "deliveries_32", "deliveries_36"])
+        sqlite.close()
+    }
+
+    /// A file of an earlier version (its single `deliveries` table, as today's code before version 6 left it with
+    /// max-count 10 after 12 pushes: ids 3…12) becomes the first block; it goes once all of its ids are retired.
+    @Test func aVersionFiveFileBecomesTheFirstBlock() throws {
+        let directory = try TemporaryDirectory.make()
+        let memory = InMemoryDeliveryStore(retention: RetentionPolicy(maxCount: Self.maxCount, maxAge: nil))
+        defer { memory.close() }
+        Self.append(0..<12, to: [memory])
+        do {
+            let connection = try SQLiteConnection(
+                path: directory.path(SQLiteDeliveryStore.fileName), mode: .readWrite)
+            defer { connection.close() }
+            try connection.execute(SQLiteSchema.createTable + "\nPRAGMA user_version = 5;")
+            let insert = try connection.prepare(SQLiteSchema.insert)
+            for index in 2..<12 { try insert.run(EncodedDelivery(Self.record(index), id: Int64(index + 1)).row) }
+        }
+        let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
+        #expect(try Self.answers(archive, upTo: 12) == Self.answers(memory, upTo: 12), "an archive reads it as it is")
+        #expect(try Self.tables(directory) == ["deliveries"])
+
+        let sqlite = try Self.sqliteStore(directory)
+        defer { sqlite.close() }
+        #expect(try Self.storeAnswers(sqlite, upTo: 12) == Self.storeAnswers(memory, upTo: 12))
+        #expect(try Self.tables(directory) == ["store_meta", "deliveries_3"])
+        Self.append(12..<21, to: [sqlite, memory])
+        #expect(try Self.storeAnswers(sqlite, upTo: 21) == Self.storeAnswers(memory, upTo: 21))
+        #expect(try Self.tables(directory) == [
+            "store_meta", "deliveries_3", "deliveries_13", "deliveries_17", "deliveries_21",
+        ])
+        Self.append(21..<25, to: [sqlite, memory])  // the block starting at 25 retires ids up to 15: 3…12 go
+        #expect(try Self.storeAnswers(sqlite, upTo: 25) == Self.storeAnswers(memory, upTo: 25))
+        #expect(try Self.tables(directory) == [
+            "store_meta", "deliveries_13", "deliveries_17", "deliveries_21", "deliveries_25",
+        ])
+        let version = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readOnly)
+        defer { version.close() }
+        let statement = try version.prepare("PRAGMA user_version")
+        try statement.bind([])
+        #expect(try statement.step() && statement.int64(0) == Int64(SQLiteSchema.version))
+    }
+
+    /// Age retention deletes rows in every block they are in, and drops the blocks it empties (never the last).
+    @Test func ageRetentionDeletesAcrossBlocksAndDropsTheEmptiedOnes() throws {
+        let directory = try TemporaryDirectory.make()
+        let clock = TestClock(Self.start)
+        let retention = RetentionPolicy(maxCount: 1_000, maxAge: .seconds(60))
+        let sqlite = try Self.sqliteStore(directory, retention: retention, clock: clock)
+        defer { sqlite.close() }
+        let memory = InMemoryDeliveryStore(retention: retention, clock: clock)
+        defer { memory.close() }
+        Self.append(0..<9, to: [sqlite, memory])
+        clock.advance(seconds: 65)  // received 0…8 s after the start: ids 1…5 (0…4 s) are now older than 60 s
+        for store in [sqlite, memory] as [any DeliveryStore] {
+            appendDurably(store, makeRecord(token: "xa00", receivedAt: clock.now()))
+        }
+        #expect(try Self.storeAnswers(sqlite, upTo: 9) == Self.storeAnswers(memory, upTo: 9))
+        #expect(try sqlite.count() == 5)
+        #expect(try Self.tables(directory) == ["store_meta", "deliveries_5", "deliveries_9"])
+    }
+}
