@@ -154,6 +154,7 @@ enum SQLiteSchema {
                 try connection.execute("DROP TABLE \(last.table)")
                 blocks.removeLast()
             }
+            try deleteRetired(connection, growingTo: maxCount)
             try connection.execute(createMeta)
             try connection.prepare("DELETE FROM store_meta WHERE key = ?").run([.text(maxCountKey)])
             try connection.prepare("INSERT INTO store_meta(key, value) VALUES (?, ?)")
@@ -163,6 +164,23 @@ enum SQLiteSchema {
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// When the store opens its file with a larger count limit than the one in `store_meta`, deletes the rows the
+    /// smaller limit had retired but not yet dropped (at most about two blocks' rows, once), so the larger limit does
+    /// not show them again: before version 6 retention deleted them at once, and they stay gone.
+    private static func deleteRetired(
+        _ connection: SQLiteConnection, growingTo maxCount: Int
+    ) throws(DeliveryStoreError) {
+        guard let stored = try storedMaxCount(connection), stored < maxCount else { return }
+        let blocks = try SQLiteBlocks(connection)
+        let firstVisible = SQLiteBlocks.firstVisible(maxID: try blocks.maxID(connection), maxCount: stored)
+        for block in blocks.blocks.dropLast() where block.lastID < firstVisible {
+            try connection.execute("DROP TABLE \(block.table)")
+        }
+        for block in blocks.blocks where block.firstID < firstVisible && block.lastID >= firstVisible {
+            try connection.prepare("DELETE FROM \(block.table) WHERE id < ?").run([.integer(firstVisible)])
         }
     }
 

@@ -140,6 +140,34 @@ struct BlockRetentionTests {
         sqlite.close()
     }
 
+    /// Reopened with a larger count limit, the store does not show again the rows the smaller one retired (before
+    /// version 6 they were deleted at once); reopened with a smaller one, it hides more. Archives agree.
+    @Test func aLargerLimitOnReopenDoesNotBringRetiredRowsBack() throws {
+        let directory = try TemporaryDirectory.make()
+        var sqlite = try Self.sqliteStore(directory)
+        Self.append(0..<27, to: [sqlite])  // max-count 10: ids 18…27 visible, 13…17 retired in blocks not dropped
+        sqlite.close()
+        #expect(try Self.tables(directory) == [
+            "store_meta", "deliveries_13", "deliveries_17", "deliveries_21", "deliveries_25",
+        ])
+        let visible = Array(Int64(18)...27)
+        let all = DeliveryQuery(filter: .all, limit: 100, order: .oldestFirst)
+
+        sqlite = try Self.sqliteStore(directory, retention: RetentionPolicy(maxCount: 100, maxAge: nil))
+        #expect(try sqlite.deliveries(all).map(\.id) == visible)
+        #expect(try sqlite.count() == 10)
+        #expect(try sqlite.delivery(id: 17) == nil)
+        #expect(try SQLiteDeliveryArchive(directory: directory.url.path).deliveries(all).map(\.id) == visible)
+        #expect(try Self.tables(directory) == ["store_meta", "deliveries_17", "deliveries_21", "deliveries_25"])
+        sqlite.close()
+
+        sqlite = try Self.sqliteStore(directory, retention: RetentionPolicy(maxCount: 4, maxAge: nil))
+        defer { sqlite.close() }
+        #expect(try sqlite.deliveries(all).map(\.id) == Array(Int64(24)...27))
+        #expect(try SQLiteDeliveryArchive(directory: directory.url.path).deliveries(all).map(\.id)
+            == Array(Int64(24)...27))
+    }
+
     /// A file of an earlier version (its single `deliveries` table, as today's code before version 6 left it with
     /// max-count 10 after 12 pushes: ids 3…12) becomes the first block; it goes once all of its ids are retired.
     @Test func aVersionFiveFileBecomesTheFirstBlock() throws {
