@@ -299,6 +299,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
             lastAgeSweep = now
             let cutoff = now.nanosecondsSinceEpoch - maxAge.nanoseconds
             if try deleteReceived(before: cutoff, committing: rows) > 0 {
+                try deleteHiddenRowsOfLastRetiringBlock()
                 let lowest = try lowestVisibleID()
                 firstKept = max(firstKept ?? 0, lowest)
                 try dropBlocks(below: lowest)
@@ -339,6 +340,16 @@ extension SQLiteDeliveryWriter {
             deleted += try delete(from: firstID, "id = ?", [.integer(id)])
         }
         return deleted
+    }
+
+    /// Deletes the rows count retention hid in the block that holds the first visible id. The age sweep calls it
+    /// once it has deleted visible rows: the hidden ones are older still (they would have gone with them before
+    /// version 6), and the blocks wholly below go with `dropBlocks`. Were that block the last, and every visible row
+    /// expired, the file's highest id would fall to a hidden row and reads would show the hidden rows again (a count
+    /// limit below the block size, `SQLiteSchema.blockSize`).
+    fileprivate func deleteHiddenRowsOfLastRetiringBlock() throws(DeliveryStoreError) {
+        guard let firstID = blocks.last(where: { $0 < firstVisible }) else { return }
+        _ = try delete(from: firstID, "id < ?", [.integer(firstVisible)])
     }
 
     /// Runs `DELETE … WHERE condition` in the block starting at `firstID`; returns how many rows went.

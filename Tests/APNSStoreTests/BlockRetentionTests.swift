@@ -208,6 +208,28 @@ struct BlockRetentionTests {
         #expect(try statement.step() && statement.int64(0) == Int64(SQLiteSchema.version))
     }
 
+    /// With a count limit below the block size the last block holds hidden rows; once every visible row expires,
+    /// the age sweep deletes those too, so that the file's highest id does not fall to a hidden row and show them
+    /// again.
+    @Test func expiringEveryVisibleRowDoesNotShowTheHiddenOnes() throws {
+        let directory = try TemporaryDirectory.make()
+        let clock = TestClock(Self.start)
+        let retention = RetentionPolicy(maxCount: 3, maxAge: .seconds(60))
+        let sqlite = try Self.sqliteStore(directory, retention: retention, clock: clock)
+        defer { sqlite.close() }
+        let memory = InMemoryDeliveryStore(retention: retention, clock: clock)
+        defer { memory.close() }
+        Self.append(0..<8, to: [sqlite, memory])  // ids 1…8 in blocks from 1 and 5; 6…8 visible, 5 hidden in the last
+        #expect(try Self.storeAnswers(sqlite, upTo: 8) == Self.storeAnswers(memory, upTo: 8))
+        clock.advance(seconds: 100)
+        sqlite.flush()  // a commit with no rows: the age sweep alone
+        #expect(try sqlite.count() == 0)
+        #expect(try sqlite.delivery(id: 5) == nil)
+        #expect(try sqlite.deliveries(DeliveryQuery(filter: .all, limit: 100, order: .oldestFirst)).isEmpty)
+        #expect(try SQLiteDeliveryArchive(directory: directory.url.path)
+            .deliveries(DeliveryQuery(filter: .all, limit: 100, order: .oldestFirst)).isEmpty)
+    }
+
     /// Age retention deletes rows in every block they are in, and drops the blocks it empties (never the last).
     @Test func ageRetentionDeletesAcrossBlocksAndDropsTheEmptiedOnes() throws {
         let directory = try TemporaryDirectory.make()
