@@ -392,9 +392,9 @@ struct DeliveryPacker: Sendable {
     }
 
     /// Whether `path` is `/3/device/` followed by `token`. Both read in place (copies for `withUTF8` retained and
-    /// released each), the prefix compared with `memcmp` (the same text as `PackedDeliveryRecord.devicePathPrefix`).
+    /// released each), the prefix compared with `memcmp`.
     private static func isDevicePath(_ path: String, token: String) -> Bool {
-        let prefix: StaticString = "/3/device/"
+        let prefix = PackedDeliveryRecord.devicePathText
         let prefixCount = prefix.utf8CodeUnitCount
         guard path.utf8.count == prefixCount + token.utf8.count else { return false }
         return path.withUTF8InPlace { path in

@@ -68,6 +68,9 @@ enum PackedDeliveryRecord {
         case path = 7
     }
 
-    static let devicePathPrefix = Array("/3/device/".utf8)
+    /// What a device push's path holds before its token (`.devicePath`); the packer compares it in place.
+    static var devicePathText: StaticString { "/3/device/" }
+    static let devicePathPrefix = Array(
+        UnsafeBufferPointer(start: devicePathText.utf8Start, count: devicePathText.utf8CodeUnitCount))
 }
 
