@@ -1,5 +1,6 @@
 import APNSCore
 import Foundation
+import HTTPContract
 
 /// Packs records into `PackedDeliveryRecord`'s bytes, interning into pools it shares with the store's other
 /// packers (`SharedDeliveryPools`). Per push it reuses one scratch buffer and remembers the string it pooled at each

@@ -1,4 +1,5 @@
 import APNSJSON
+import HTTPContract
 
 /// The parameter values of one INSERT in one byte buffer: per value a tag byte, then an integer's 8 bytes (little
 /// endian) or a text's or blob's 4-byte length (little endian) and its bytes. A pushed record's row is built on the

@@ -344,13 +344,11 @@ final class HTTP2ServerSession {
     @inline(__always)
     private static func sameBytes(_ first: String, _ second: String) -> Bool {
         guard first.utf8.count == second.utf8.count else { return false }
-        let compared = first.utf8.withContiguousStorageIfAvailable { first in
-            second.utf8.withContiguousStorageIfAvailable { second in
+        return first.withUTF8InPlace { first in
+            second.withUTF8InPlace { second in
                 first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
             }
         }
-        if let compared, let compared { return compared }
-        return Array(first.utf8) == Array(second.utf8)
     }
 
     /// Carries out a connection change that accompanies a response.
