@@ -69,10 +69,9 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         self.retention = retention
         self.clock = clock
         self.signal = signal
-        try reloadBlocks()
-        if !blocks.isEmpty {
-            firstVisible = SQLiteBlocks.firstVisible(
-                maxID: try SQLiteBlocks(connection).maxID(connection), maxCount: retention.maxCount)
+        let found = try reloadBlocks()
+        if !found.blocks.isEmpty {
+            firstVisible = SQLiteBlocks.firstVisible(maxID: try found.maxID(connection), maxCount: retention.maxCount)
         }
     }
 
@@ -94,16 +93,17 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     }
 
     /// Reads the blocks from the file (at `init`, and after a rolled-back transaction, which may have created or
-    /// dropped some) and prepares the inserts into the last one. A new block starts with the next append: a block's
-    /// range ends where the next begins, so appends may go on in the last block only up to `blockSize` ids from its
-    /// first, which is all `nextBlockStart` says.
-    private func reloadBlocks() throws(DeliveryStoreError) {
-        let found = try SQLiteBlocks(connection).blocks
-        blocks = found.map(\.firstID)
-        inserts = try found.last.map { last throws(DeliveryStoreError) in
+    /// dropped some), prepares the inserts into the last one, and returns what it read. A new block starts with the
+    /// next append: a block's range ends where the next begins, so appends may go on in the last block only up to
+    /// `blockSize` ids from its first, which is all `nextBlockStart` says.
+    private func reloadBlocks() throws(DeliveryStoreError) -> SQLiteBlocks {
+        let found = try SQLiteBlocks(connection)
+        blocks = found.blocks.map(\.firstID)
+        inserts = try found.blocks.last.map { last throws(DeliveryStoreError) in
             try BlockInserts(connection, table: last.table)
         }
         nextBlockStart = blocks.last.map { $0 + blockSize } ?? .min
+        return found
     }
 
     /// Creates the block starting at `id` (in the writer's transaction) and points the inserts at it. First drops
@@ -125,9 +125,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         var count = retiredInTransaction
         retiredInTransaction = 0
         for table in blockTables {
-            count += Int(
-                try SQLiteBlocks.integer(
-                    "SELECT count(*) FROM \(table) WHERE id >= ?", [.integer(firstVisible)], in: connection) ?? 0)
+            count += try visibleRows(in: table)
             try connection.execute("DROP TABLE \(table)")
         }
         blocks.removeAll()
@@ -142,15 +140,18 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         var dropped = 0
         while dropped + 1 < blocks.count, blocks[dropped + 1] <= firstKept {
             let table = SQLiteSchema.blockTable(firstID: blocks[dropped])
-            if blocks[dropped + 1] > firstVisible {
-                retiredInTransaction += Int(
-                    try SQLiteBlocks.integer(
-                        "SELECT count(*) FROM \(table) WHERE id >= ?", [.integer(firstVisible)], in: connection) ?? 0)
-            }
+            if blocks[dropped + 1] > firstVisible { retiredInTransaction += try visibleRows(in: table) }
             try connection.execute("DROP TABLE \(table)")
             dropped += 1
         }
         if dropped > 0 { blocks.removeFirst(dropped) }
+    }
+
+    /// How many of `table`'s rows were visible at the last commit.
+    private func visibleRows(in table: String) throws(DeliveryStoreError) -> Int {
+        Int(
+            try SQLiteBlocks.integer(
+                "SELECT count(*) FROM \(table) WHERE id >= ?", [.integer(firstVisible)], in: connection) ?? 0)
     }
 
     /// The block tables, oldest first.
@@ -215,7 +216,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
             try? connection.execute("ROLLBACK")
             outcome = .failure(error)
             // The rollback undid any block this transaction created or dropped, and what it hid.
-            try? reloadBlocks()
+            _ = try? reloadBlocks()
             firstVisible = visibleBefore
         }
         if case .success = outcome {
