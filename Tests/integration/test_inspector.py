@@ -8,6 +8,7 @@ import base64
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -128,20 +129,19 @@ class Browser:
 
     def close(self):
         """Kills Chromium's whole process group (its zygote and renderers outlived the main process and wrote into
-        the profile after it was removed), waits until none of them runs any more, then removes the profile."""
+        the profile after it was removed), waits for each of them to exit, then removes the profile."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         self.process.wait()
-        deadline = time.monotonic() + 10
-        while group_members_running(self.process.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for_exit(group_members(self.process.pid), timeout=10)
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def group_members_running(group):
-    """Whether any process of process group `group` is still running (not yet a zombie)."""
+def group_members(group):
+    """The pids of process group `group`'s processes (after SIGKILL none joins it)."""
+    members = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -150,9 +150,28 @@ def group_members_running(group):
                 fields = stat.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) == group and fields[0] != "Z":
-            return True
-    return False
+        if int(fields[2]) == group:
+            members.append(int(entry))
+    return members
+
+
+def wait_for_exit(pids, timeout):
+    """Waits on each process's pidfd, readable once it has exited (a zombie's at once), at most `timeout` seconds."""
+    descriptors = []
+    for pid in pids:
+        try:
+            descriptors.append(os.pidfd_open(pid))
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + timeout
+    try:
+        waiting = list(descriptors)
+        while waiting and time.monotonic() < deadline:
+            exited, _, _ = select.select(waiting, [], [], deadline - time.monotonic())
+            waiting = [descriptor for descriptor in waiting if descriptor not in exited]
+    finally:
+        for descriptor in descriptors:
+            os.close(descriptor)
 
 
 @pytest.fixture
