@@ -41,6 +41,8 @@ struct CheckCommand: ParsableCommand {
             print(ReportOptions.ruleList(), terminator: "")
             return
         }
+        try report.checkOutputPaths()
+        _ = try report.policy()
         let faults = try inject.enumerated().map { try InjectSpec.parse($0.element, seed: seed &+ $0.offset) }
         let outcome: ConformanceReport
         do {
@@ -87,9 +89,10 @@ struct CheckCommand: ParsableCommand {
         }
         let context = RunContext(
             commandExitStatus: status, minimumBackoffMilliseconds: report.minimumBackoffMilliseconds, expectedPushes: expectedPushes)
-        let results = SenderGrader(context: context).grade(requests, selection: selection ?? report.selection)
+        let policy = try report.policy()
+        let results = policy.apply(SenderGrader(context: context).grade(requests, selection: selection ?? report.selection))
         return ConformanceReport(
             title: title, command: command, commandExitStatus: status, results: results, requests: requests,
-            strict: report.strict, injected: faults.map(\.text))
+            policy: policy, injected: faults.map(\.text))
     }
 }
