@@ -79,7 +79,11 @@ public struct SenderCrossCheck: Sendable, Equatable, Encodable {
     }
 
     public func terminalText() -> String {
-        var out = "sender cross-check\(scenario.map { " (\($0))" } ?? ""): \(plural(reported, "push")) reported by the sender; \(lostAnswers.count) accepted by the mock but not a success for the sender; \(unconfirmedSuccesses.count) successes the mock did not accept; \(duplicateAcceptances) duplicate acceptances"
+        var out = "sender cross-check\(scenario.map { " (\($0))" } ?? ""): \(plural(reported, "push")) reported by the sender"
+        if lostAnswers.isEmpty, unconfirmedSuccesses.isEmpty, duplicateAcceptances == 0, unmatched == 0 {
+            return out + ", every outcome as the mock recorded it\n"
+        }
+        out += "; \(lostAnswers.count) accepted by the mock but not a success for the sender; \(unconfirmedSuccesses.count) successes the mock did not accept; \(duplicateAcceptances) duplicate acceptances"
         if unmatched > 0 { out += "; \(unmatched) not found in the records" }
         out += "\n"
         for lost in lostAnswers.prefix(10) {
