@@ -11,8 +11,9 @@ struct CheckCommand: ParsableCommand {
             Starts a mock on free ports (TLS + admin API), runs the command with APNS_MOCK_URL, APNS_MOCK_HOST, \
             APNS_MOCK_PORT, APNS_MOCK_CA_FILE, APNS_MOCK_TEAM_ID, APNS_MOCK_KEY_ID, APNS_MOCK_KEY_FILE, \
             APNS_MOCK_TOPIC and APNS_MOCK_ADMIN_URL set, then grades every request that arrived while it ran \
-            (docs/conformance.md). Exit status: 0 every rule holds, 1 a rule failed or the command failed, \
-            2 the runner could not run.
+            (docs/conformance.md). Standard output is the report; the command's own output goes to standard \
+            error. Exit status: 0 no rule fails the run, 1 a rule failed or the command failed, 2 the runner could \
+            not run (bad options, a report path in a missing folder: checked before the command starts).
             --inject REASON[:P%] | goaway[:every=N] | reset[:P%|every=N] | blackhole[:P%] | delay=MS[:P%]
             """
     )
