@@ -14,6 +14,7 @@ CA_FILE = ENV["APNS_MOCK_CA_FILE"]
 TEAM_ID, KEY_ID, KEY_FILE = ENV["APNS_MOCK_TEAM_ID"], ENV["APNS_MOCK_KEY_ID"], ENV["APNS_MOCK_KEY_FILE"]
 BUNDLE_ID = ENV["APNS_MOCK_TOPIC"]
 GONE = {"Unregistered", "ExpiredToken", "410"}
+RESULTS = ENV.get("APNS_MOCK_SENDER_RESULTS")
 
 
 def instructions():
@@ -31,16 +32,25 @@ def due_at_once():
     return bool(instructions().get("dueAtOnce"))
 
 
+def report(index, outcome):
+    """Tells the runner what the library said for push `index` of the instruction file (None: a success), one JSON
+    object a line in $APNS_MOCK_SENDER_RESULTS: the sender-side cross-check (docs/conformance.md)."""
+    if RESULTS:
+        with open(RESULTS, "a") as file:
+            file.write(json.dumps({"index": index, "success": outcome is None, "said": outcome or "success"}) + "\n")
+
+
 def run(send, name):
     """`send(push)` returns None when accepted, else the reason (or status) the library reported."""
     dead = set()
-    for push in pushes():
+    for index, push in enumerate(pushes()):
         if push["deviceToken"] in dead:
             continue
         try:
             outcome = send(push)
         except Exception as error:  # the library raised: the reason is in the exception's name or text
             outcome = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"
+        report(index, outcome)
         print(f"{name}: {push['deviceToken'][:8]}… {outcome or 'accepted'}", file=sys.stderr)
         if outcome and any(gone in str(outcome) for gone in GONE):
             dead.add(push["deviceToken"])

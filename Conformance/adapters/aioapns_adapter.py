@@ -20,14 +20,16 @@ async def main():
                       ssl_context=ssl.create_default_context(cafile=lib.CA_FILE))
     if lib.due_at_once():
         outcomes = await asyncio.gather(*[send(client, push) for push in lib.pushes()])
-        for push, outcome in zip(lib.pushes(), outcomes):
+        for index, (push, outcome) in enumerate(zip(lib.pushes(), outcomes)):
+            lib.report(index, outcome)
             print(f"aioapns: {push['deviceToken'][:8]}… {outcome or 'accepted'}", flush=True)
         return 0
     dead = set()
-    for push in lib.pushes():
+    for index, push in enumerate(lib.pushes()):
         if push["deviceToken"] in dead:
             continue
         outcome = await send(client, push)
+        lib.report(index, outcome)
         print(f"aioapns: {push['deviceToken'][:8]}… {outcome or 'accepted'}", flush=True)
         if outcome and any(gone in outcome for gone in lib.GONE):
             dead.add(push["deviceToken"])

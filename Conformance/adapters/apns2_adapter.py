@@ -51,7 +51,9 @@ def main():
         results = client.send_notification_batch(
             [Notification(push["deviceToken"], RawPayload(push["payload"])) for push in pushes], topic=first["topic"],
             priority=priority(first), push_type=PushType(first["pushType"]))
+        index_of = {push["deviceToken"]: index for index, push in enumerate(pushes)}
         for token, result in results.items():
+            lib.report(index_of[token], None if result == "Success" else str(result))
             print(f"apns2: {token[:8]}… {result}", flush=True)
         return 0
 

@@ -73,13 +73,17 @@ def main():
         print(f"django-push-notifications: bulk to {devices.count()} devices: "
               f"{outcome_of(lambda: devices.send_message(alert, **options)) or 'accepted'}", flush=True)
         return 0
-    for push in sendable:
+    # The bulk call above says one thing for all devices, so only single sends are reported to the cross-check.
+    for index, push in enumerate(pushes):
+        if push["pushType"] == "liveactivity":
+            continue
         device = APNSDevice.objects.get(registration_id=push["deviceToken"])
         if not device.active:  # the library deactivated it after a 410
             continue
         alert, options = message(push)
-        print(f"django-push-notifications: {push['deviceToken'][:8]}… "
-              f"{outcome_of(lambda: device.send_message(alert, **options)) or 'accepted'}", flush=True)
+        outcome = outcome_of(lambda: device.send_message(alert, **options))
+        lib.report(index, outcome)
+        print(f"django-push-notifications: {push['deviceToken'][:8]}… {outcome or 'accepted'}", flush=True)
     return 0
 
 

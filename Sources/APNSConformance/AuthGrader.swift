@@ -1,5 +1,6 @@
-/// Authentication hygiene (A-TOKEN): ES256, integer `iat`, one token reused, refreshed between 20 and 60 minutes,
-/// a fresh token after ExpiredProviderToken.
+/// Authentication hygiene (A-TOKEN): ES256 with a kid (fail: APNs refuses anything else), integer `iat` (warn: APNs
+/// accepts a string or a fraction), no new token on a connection within 20 minutes, refreshed within the hour, a fresh
+/// token after ExpiredProviderToken.
 enum AuthGrader {
     static let minimumRefreshNanos: Int64 = 20 * 60 * 1_000_000_000
     static let maximumAgeSeconds = 3600.0
@@ -17,7 +18,8 @@ enum AuthGrader {
             if ClaimText.string("kid", request.tokenHeader) == nil { findings.append(Finding(.fail, "no kid in the token header", requests: [request.id])) }
             switch ClaimText.issuedAtForm(request.tokenClaims) {
             case .integer: break
-            case .string: findings.append(Finding(.fail, "iat is a string (\(request.tokenClaims ?? "")): APNs documents an integer number of seconds", requests: [request.id]))
+            // APNs accepts a string or fractional iat (apns-protocol §4.2: APNSwift, kalyke shipped it): advice only.
+            case .string: findings.append(Finding(.warn, "iat is a string (\(request.tokenClaims ?? "")): APNs documents an integer number of seconds", requests: [request.id]))
             case .float: findings.append(Finding(.warn, "iat has a fraction (\(request.tokenClaims ?? "")): APNs documents an integer number of seconds", requests: [request.id]))
             case .missing, .other: findings.append(Finding(.fail, "no usable iat in \(request.tokenClaims ?? "the claims")", requests: [request.id]))
             }
@@ -37,52 +39,64 @@ enum AuthGrader {
         return RuleResult(rule: .authES256, summary: "\(plural(seen.count, "provider token")) checked", findings: kept)
     }
 
+    /// A new token on the same connection within 20 minutes is what APNs refuses (429 TooManyProviderTokenUpdates,
+    /// "more than once every 20 minutes on the same connection", A-TOKEN, F-675879): fail. A new token per
+    /// connection (Pushy's model, a second connection opened under load, a reconnect after GOAWAY) is accepted by
+    /// APNs; Apple only advises reusing one token: warn.
     static func reuse(_ history: [ObservedRequest]) -> RuleResult {
         let requests = tokened(history)
         if requests.isEmpty { return .notApplicable(.authReuse, "no provider token") }
-        var findings: [Finding] = []
-        // Per signing key (kid + team), the first use of each distinct token.
-        var groups: [String: [ObservedRequest]] = [:]
-        var order: [String] = []
-        for request in requests {
-            let key = "\(ClaimText.string("kid", request.tokenHeader) ?? "?")/\(ClaimText.string("iss", request.tokenClaims) ?? "?")"
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(request)
+        func key(_ request: ObservedRequest) -> String {
+            "\(ClaimText.string("kid", request.tokenHeader) ?? "?")/\(ClaimText.string("iss", request.tokenClaims) ?? "?")"
         }
-        var tokenCount = 0
-        for key in order {
-            let uses = groups[key]!
-            var firstUse: [String: ObservedRequest] = [:]
-            var previous: ObservedRequest?
-            var rejectedSincePrevious = false
-            var tooSoon: [Finding] = []
+        var sameConnection: [Finding] = []
+        for (connection, uses) in ConnectionGrader.byConnection(requests) {
+            var current: [String: (fingerprint: String, since: ObservedRequest, refused: Bool)] = [:]
             for request in uses {
+                let signer = key(request)
                 let fingerprint = request.tokenFingerprint!
-                if firstUse[fingerprint] == nil {
-                    firstUse[fingerprint] = request
-                    if let previous, !rejectedSincePrevious {
-                        let gap = request.receivedAtNanos - previous.receivedAtNanos
-                        if gap < minimumRefreshNanos {
-                            tooSoon.append(Finding(.fail, "a new provider token \(milliseconds(gap)) after the previous one (key \(key)): at most one every 20 minutes, or APNs answers 429 TooManyProviderTokenUpdates", requests: [request.id, previous.id]))
-                        }
+                if let previous = current[signer], previous.fingerprint != fingerprint {
+                    let gap = request.receivedAtNanos - previous.since.receivedAtNanos
+                    if gap < minimumRefreshNanos, !previous.refused {
+                        sameConnection.append(Finding(.fail, "a new provider token \(milliseconds(gap)) after the previous one on connection \(connection) (key \(signer)): APNs answers 429 TooManyProviderTokenUpdates to more than one new token every 20 minutes on a connection", requests: [request.id, previous.since.id]))
                     }
-                    previous = request
-                    rejectedSincePrevious = false
                 }
+                if current[signer]?.fingerprint != fingerprint { current[signer] = (fingerprint, request, false) }
                 if request.status == 403, request.reason == "ExpiredProviderToken" || request.reason == "InvalidProviderToken" {
-                    rejectedSincePrevious = true
+                    current[signer]?.refused = true
                 }
-            }
-            tokenCount += firstUse.count
-            if uses.count >= 3, firstUse.count == uses.count {
-                findings.append(Finding(.fail, "a new provider token for every one of \(uses.count) requests (key \(key))", requests: uses.prefix(3).map(\.id)))
-            } else {
-                findings += tooSoon.prefix(5)
-                if tooSoon.count > 5 { findings.append(Finding(.fail, "… and \(tooSoon.count - 5) more new tokens within 20 minutes")) }
             }
         }
+        // Per signing key across connections: new tokens sooner than 20 minutes after the previous one that APNs
+        // had not refused.
+        var latest: [String: (since: ObservedRequest, refused: Bool)] = [:]
+        var early: [String: [(ObservedRequest, ObservedRequest)]] = [:]
+        var order: [String] = []
+        var seen: Set<String> = []
+        for request in requests {
+            let signer = key(request)
+            if seen.insert(request.tokenFingerprint!).inserted {
+                if let previous = latest[signer], !previous.refused, previous.since.connectionID != request.connectionID,
+                   request.receivedAtNanos - previous.since.receivedAtNanos < minimumRefreshNanos {
+                    if early[signer] == nil { order.append(signer) }
+                    early[signer, default: []].append((request, previous.since))
+                }
+                latest[signer] = (request, false)
+            }
+            if request.status == 403, request.reason == "ExpiredProviderToken" || request.reason == "InvalidProviderToken",
+               latest[signer]?.since.tokenFingerprint == request.tokenFingerprint {
+                latest[signer]?.refused = true
+            }
+        }
+        let advice = order.map { signer in
+            let pairs = early[signer]!
+            return Finding(.warn, "\(plural(pairs.count, "new provider token")) for key \(signer) within 20 minutes of the previous one, each on another connection (APNs accepts that): Apple advises one token reused for 20 to 60 minutes", requests: [pairs[0].0.id, pairs[0].1.id])
+        }
+        var findings = Array(sameConnection.prefix(5))
+        if sameConnection.count > 5 { findings.append(Finding(.fail, "… and \(sameConnection.count - 5) more new tokens within 20 minutes on one connection")) }
+        findings += advice
         let connections = Set(requests.map(\.connectionID)).count
-        return RuleResult(rule: .authReuse, summary: "\(plural(tokenCount, "token")) for \(plural(requests.count, "request")) on \(plural(connections, "connection"))", findings: findings)
+        return RuleResult(rule: .authReuse, summary: "\(plural(seen.count, "token")) for \(plural(requests.count, "request")) on \(plural(connections, "connection"))", findings: findings)
     }
 
     static func refresh(_ history: [ObservedRequest]) -> RuleResult {
@@ -94,7 +108,7 @@ enum AuthGrader {
             guard let iat = ClaimText.issuedAt(request.tokenClaims) else { continue }
             let age = Double(request.receivedAtNanos) / 1e9 - iat
             oldest = max(oldest, age)
-            if age >= maximumAgeSeconds, !request.isInjected {
+            if age >= maximumAgeSeconds, !request.answerWasInjected {
                 findings.append(Finding(.fail, "the provider token was \(Int(age / 60)) minutes old: APNs refuses tokens an hour old (ExpiredProviderToken)", requests: [request.id]))
             }
         }

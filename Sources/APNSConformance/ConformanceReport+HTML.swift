@@ -18,10 +18,15 @@ extension ConformanceReport {
 
             """
         if !injected.isEmpty { page += "<p>Injected faults: <code>\(e(injected.joined(separator: " ")))</code></p>\n" }
+        let warned = warnedRuleNames
+        if !warned.isEmpty {
+            page += "<p class=\"warn\"><strong>\(warned.count) warned</strong>\(strict ? " (warnings fail this run)" : ""): \(warned.map { "<a href=\"#\(e($0))\">\(e($0))</a>" }.joined(separator: ", "))</p>\n"
+        }
+        if !crossChecks.isEmpty { page += "<h2>Sender-side cross-check</h2><pre>\(e(crossChecks.map { $0.terminalText() }.joined()))</pre>\n" }
         page += "<table><tr><th>Rule</th><th>Verdict</th><th>What was checked</th><th>Sources</th></tr>\n"
         for result in results {
             let css = result.verdict == .notApplicable ? "na" : result.verdict.rawValue
-            page += "<tr class=\"\(css)\"><td><a href=\"#\(e(result.rule.id))\">\(e(result.rule.id))</a> \(e(result.rule.title))</td><td>\(e(result.verdict.rawValue))</td><td>\(e(result.summary))</td><td>\(e(result.rule.sources.joined(separator: ", ")))</td></tr>\n"
+            page += "<tr class=\"\(css)\"><td><a href=\"#\(e(result.rule.id))\">\(e(result.rule.id))</a> \(e(result.rule.title))</td><td>\(e(result.verdict.rawValue))\(result.expectedToFail ? " (expected to fail)" : "")\(isFailure(result) ? " — fails the run" : "")</td><td>\(e(result.summary))\(result.note.map { " (" + e($0) + ")" } ?? "")</td><td>\(e(result.rule.sources.joined(separator: ", ")))</td></tr>\n"
         }
         page += "</table>\n"
         page += "<p>The <code>curl</code> lines send a request again: set <code>APNS_MOCK_URL</code> and <code>APNS_MOCK_CA_FILE</code> (a running mock: <code>apns-mock serve</code> prints them; the defaults are https://localhost:2197 and certs/dev-ca.pem) and <code>JWT</code> (a provider token for your key, as in Apple&#39;s command-line recipe).</p>\n"

@@ -8,32 +8,47 @@ public struct ConformanceReport: Sendable {
     public var commandExitStatus: Int32?
     public var results: [RuleResult]
     public var requests: [ObservedRequest]
-    public var strict: Bool
+    /// What fails the run; `results` already carry its severities (`GradingPolicy.apply`).
+    public var policy: GradingPolicy
     public var injected: [String]
+    /// The sender-side cross-checks, one per scenario whose adapter said what each push came to (sender mode).
+    public var crossChecks: [SenderCrossCheck] = []
 
-    public init(title: String, command: [String], commandExitStatus: Int32?, results: [RuleResult], requests: [ObservedRequest], strict: Bool, injected: [String] = []) {
+    public init(
+        title: String, command: [String], commandExitStatus: Int32?, results: [RuleResult], requests: [ObservedRequest],
+        strict: Bool = false, policy: GradingPolicy = GradingPolicy(), injected: [String] = []
+    ) {
         self.title = title
         self.command = command
         self.commandExitStatus = commandExitStatus
         self.results = results
         self.requests = requests
-        self.strict = strict
+        self.policy = policy
+        self.policy.failOnWarnings = policy.failOnWarnings || strict
         self.injected = injected
     }
 
+    /// Warnings fail the run (`--fail-on warn`, `--strict`).
+    public var strict: Bool { policy.failOnWarnings }
     public var summary: GradeSummary { GradeSummary(results) }
     public var commandFailed: Bool { (commandExitStatus ?? 0) != 0 }
-    /// 0 when every rule holds and the command succeeded, 1 otherwise.
-    public var exitStatus: Int32 { summary.holds(strict: strict) && !commandFailed ? 0 : 1 }
+    /// 0 when no rule fails the run and the command succeeded, 1 otherwise.
+    public var exitStatus: Int32 { failedRuleNames.isEmpty && !commandFailed ? 0 : 1 }
 
     public func request(_ id: Int64) -> ObservedRequest? { requests.first { $0.id == id } }
 
-    /// Whether this verdict fails the run (warnings do under `--strict`).
-    public func isFailure(_ verdict: Verdict) -> Bool { verdict == .fail || (strict && verdict == .warn) }
+    /// Whether this result fails the run: a failure not expected, a warning under `--fail-on warn`, an expected
+    /// failure that did not fail.
+    public func isFailure(_ result: RuleResult) -> Bool { policy.fails(result) }
+
+    /// Whether this finding counts against the run (its verdict would fail the rule's run).
+    func isFailing(_ verdict: Verdict) -> Bool { verdict == .fail || (strict && verdict == .warn) }
 
     public var headline: String {
         let s = summary
         var line = "\(s.passed) passed, \(s.warned) warned, \(s.failed) failed, \(s.notApplicable) not applicable; \(plural(requests.count, "request"))"
+        let expected = results.filter { $0.expectedToFail && $0.verdict == .fail }.count
+        if expected > 0 { line += "; \(expected) of the failures expected (--expect-fail)" }
         if let status = commandExitStatus, status != 0 { line += "; the command exited with status \(status)" }
         return line
     }
@@ -54,6 +69,10 @@ extension ConformanceReport {
             case .notApplicable: " n/a"
             }
             out += "\(mark)  \(result.rule.id.padding(toLength: width, withPad: " ", startingAt: 0)) \(result.rule.title) — \(result.summary)\n"
+            if let note = result.note { out += "        (\(note))\n" }
+            if result.expectedToFail {
+                out += result.verdict == .fail ? "        (expected to fail: does not fail the run)\n" : "        fail: expected to fail (--expect-fail), but it did not\n"
+            }
             for finding in result.findings {
                 out += "        \(finding.verdict.rawValue): \(finding.message)"
                 if !finding.requestIDs.isEmpty { out += " [request \(finding.requestIDs.map { "#\($0)" }.joined(separator: ", "))]" }
@@ -62,11 +81,13 @@ extension ConformanceReport {
         }
         out += headline + "\n"
         if commandFailed { out += "FAILED: the command itself failed (exit status \(commandExitStatus!))\n" }
-        out += exitStatus == 0 ? "OK: every rule holds\n" : (summary.holds(strict: strict) ? "" : "FAILED: \(failedRuleNames.joined(separator: ", "))\n")
+        for crossCheck in crossChecks { out += crossCheck.terminalText() }
+        out += exitStatus == 0 ? "OK: every rule holds\n" : (failedRuleNames.isEmpty ? "" : "FAILED: \(failedRuleNames.joined(separator: ", "))\n")
         return out
     }
 
-    public var failedRuleNames: [String] { results.filter { isFailure($0.verdict) }.map(\.rule.id) }
+    public var failedRuleNames: [String] { results.filter(isFailure).map(\.rule.id) }
+    public var warnedRuleNames: [String] { results.filter { $0.verdict == .warn }.map(\.rule.id) }
 
     // MARK: JSON
 
@@ -81,6 +102,10 @@ extension ConformanceReport {
             var id, title: String
             var sources: [String]
             var requirement, verdict, summary: String
+            /// Whether this rule fails the run (a warning does under failOn warn; an expected failure does not).
+            var failsRun: Bool
+            var expectedToFail: Bool
+            var note: String?
             var findings: [Finding]
         }
         struct Request: Encodable {
@@ -98,11 +123,14 @@ extension ConformanceReport {
         var exitStatus: Int32
         var commandExitStatus: Int32?
         var strict: Bool
+        var failOn: String
         var injected: [String]
         var requestCount: Int
         var summary: Summary
+        var failedRules, warnedRules: [String]
         var rules: [Rule]
         var requests: [Request]
+        var crossChecks: [SenderCrossCheck]
     }
 
     var document: Document {
@@ -112,17 +140,21 @@ extension ConformanceReport {
         var seen: Set<Int64> = []
         return Document(
             title: title, command: command, result: exitStatus == 0 ? "pass" : "fail", exitStatus: exitStatus,
-            commandExitStatus: commandExitStatus, strict: strict, injected: injected, requestCount: requests.count,
+            commandExitStatus: commandExitStatus, strict: strict, failOn: strict ? "warn" : "fail", injected: injected,
+            requestCount: requests.count,
             summary: .init(passed: s.passed, warned: s.warned, failed: s.failed, notApplicable: s.notApplicable),
+            failedRules: failedRuleNames, warnedRules: warnedRuleNames,
             rules: results.map { result in
                 Document.Rule(
                     id: result.rule.id, title: result.rule.title, sources: result.rule.sources,
                     requirement: result.rule.requirement, verdict: result.verdict.rawValue, summary: result.summary,
+                    failsRun: isFailure(result), expectedToFail: result.expectedToFail, note: result.note,
                     findings: result.findings.map {
                         Document.Finding(verdict: $0.verdict.rawValue, message: $0.message, requests: $0.requestIDs)
                     })
             },
-            requests: referenced.filter { seen.insert($0).inserted }.compactMap(request).map(Self.requestDocument))
+            requests: referenced.filter { seen.insert($0).inserted }.compactMap(request).map(Self.requestDocument),
+            crossChecks: crossChecks)
     }
 
     static func requestDocument(_ request: ObservedRequest) -> Document.Request {

@@ -21,10 +21,13 @@ public struct ConformanceRule: Sendable, Equatable, Codable {
 extension ConformanceRule {
     public static let acceptedStatus = ConformanceRule(
         id: "accepted.status", title: "Accepted by APNs", sources: ["A-SEND", "A-RESP"],
-        requirement: "Every request the sender makes is accepted (200); injected faults are not counted.")
+        requirement: "Every request the sender makes is accepted (200); only answers an injected fault changed are not counted.")
     public static let acceptedWarnings = ConformanceRule(
         id: "accepted.warnings", title: "No warnings", sources: ["A-SEND", "A-GEN"],
-        requirement: "Accepted requests carry no mock warnings (millisecond dates, missing apns-push-type, string iat, …).")
+        requirement: "Accepted requests carry no mock warning: none that makes the device drop or misread the push (fail), none that departs from Apple's advice (warn).")
+    public static let acceptedDuplicates = ConformanceRule(
+        id: "accepted.duplicates", title: "No push delivered twice", sources: ["A-SEND"],
+        requirement: "The same push (same device token and payload bytes, or the same apns-id) is accepted at most once, unless an apns-collapse-id makes the device replace it.")
     public static let deviceApplied = ConformanceRule(
         id: "device.applied", title: "Live Activity pushes are applied", sources: ["A-LA"],
         requirement: "Every accepted Live Activity push is applied by the device: content-state decodes, the payload is valid, the token has an activity.")
@@ -45,7 +48,7 @@ extension ConformanceRule {
         requirement: "The provider token is ES256 with a kid header and an integer iat in seconds.")
     public static let authReuse = ConformanceRule(
         id: "auth.reuse", title: "One token reused", sources: ["A-TOKEN", "F-675879"],
-        requirement: "One provider token serves many pushes and connections; a new one is made no more often than every 20 minutes.")
+        requirement: "No connection gets a new provider token within 20 minutes of the previous one (fail: 429 TooManyProviderTokenUpdates); one token serves many connections (warn otherwise).")
     public static let authRefresh = ConformanceRule(
         id: "auth.refresh", title: "Refreshed within the hour", sources: ["A-TOKEN"],
         requirement: "No request uses a provider token whose iat is an hour old or older.")
@@ -69,17 +72,17 @@ extension ConformanceRule {
         requirement: "A push answered with a permanent 400/403/405/413 reason is not sent again unchanged.")
     public static let errorTransient = ConformanceRule(
         id: "error.transient", title: "429/500/503 retried with back-off", sources: ["A-RESP", "F-807380"],
-        requirement: "A push answered 429, 500 or 503 is sent again, after a back-off delay.")
+        requirement: "A push answered 429, 500 or 503 is sent again (fail: lost otherwise), after a back-off delay.")
     public static let errorGoaway = ConformanceRule(
         id: "error.goaway", title: "Reconnects after GOAWAY", sources: ["A-CONN", "A-RESP"],
-        requirement: "After GOAWAY the sender opens a new connection and delivers what was not answered.")
+        requirement: "After GOAWAY the sender opens a new connection and sends again what was not answered; requests up to the GOAWAY's last-stream-id are not held against it.")
     public static let errorUnknownReason = ConformanceRule(
         id: "error.unknown-reason", title: "Unknown reason survived", sources: ["A-RESP"],
         requirement: "An error reason the sender does not know does not stop it from sending.")
 
     /// Every rule, in report order.
     public static let all: [ConformanceRule] = [
-        .acceptedStatus, .acceptedWarnings, .deviceApplied, .deviceTimestamps, .deviceAfterEnd, .deviceStart,
+        .acceptedStatus, .acceptedWarnings, .acceptedDuplicates, .deviceApplied, .deviceTimestamps, .deviceAfterEnd, .deviceStart,
         .deviceBudget, .authES256, .authReuse, .authRefresh, .authExpiredRetry, .connectionReuse,
         .connectionStreams, .connectionPipelining, .errorTokenGone, .errorPermanent, .errorTransient, .errorGoaway,
         .errorUnknownReason,

@@ -13,6 +13,6 @@ extension ObservedRequest {
             warnings: record.warnings.map { Warning(code: $0.code, message: $0.message) },
             explanation: record.explanation, pushType: record.pushType, topic: record.topic,
             liveActivityOutcome: record.liveActivity?.code, liveActivityExplanation: record.liveActivity?.explanation,
-            injectedFault: record.injected?.faultJSON)
+            injectedFault: record.injected?.faultJSON, rulesAnswer: record.injected?.rulesAnswer)
     }
 }

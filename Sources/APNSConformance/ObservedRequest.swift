@@ -39,6 +39,9 @@ public struct ObservedRequest: Sendable, Equatable {
     public var liveActivityExplanation: String?
     /// The fault spec that produced this answer (JSON text), when the answer was injected rather than earned.
     public var injectedFault: String?
+    /// What the rules would have answered had no fault fired (`200`, `400 BadDeviceToken`), from the record's
+    /// `injected.rulesAnswer`; nil when no fault fired or the history did not say.
+    public var rulesAnswer: String?
 
     public init(
         id: Int64, receivedAtNanos: Int64, latencyMicroseconds: Int64 = 100, connectionID: Int64, method: String = "POST",
@@ -46,7 +49,7 @@ public struct ObservedRequest: Sendable, Equatable {
         tokenClaims: String? = nil, tokenFingerprint: String? = nil, payload: String? = nil, status: Int = 200,
         reason: String? = nil, apnsID: String = "", warnings: [Warning] = [], explanation: String? = nil,
         pushType: String? = nil, topic: String? = nil, liveActivityOutcome: String? = nil,
-        liveActivityExplanation: String? = nil, injectedFault: String? = nil
+        liveActivityExplanation: String? = nil, injectedFault: String? = nil, rulesAnswer: String? = nil
     ) {
         self.id = id
         self.receivedAtNanos = receivedAtNanos
@@ -70,6 +73,7 @@ public struct ObservedRequest: Sendable, Equatable {
         self.liveActivityOutcome = liveActivityOutcome
         self.liveActivityExplanation = liveActivityExplanation
         self.injectedFault = injectedFault
+        self.rulesAnswer = rulesAnswer
     }
 
     public static func == (lhs: ObservedRequest, rhs: ObservedRequest) -> Bool {
@@ -90,8 +94,22 @@ public struct ObservedRequest: Sendable, Equatable {
     /// The same notification sent again is the same token and the same bytes: that is what a retry looks like.
     public var pushKey: String { "\(deviceToken ?? "-")\u{0}\(payload ?? "")" }
 
-    /// Whether a fault spec, not the rules, produced this answer.
+    /// Whether a fault fired on this request (it may or may not have changed the answer).
     public var isInjected: Bool { injectedFault != nil }
+
+    /// The answer as the mock summarises it: `200`, `400 BadDeviceToken`, or `0 ` when no answer was sent.
+    public var answerSummary: String { status == 200 ? "200" : "\(status) \(reason ?? "")" }
+
+    /// Whether a fault, not the sender's request, decided the answer: a fault fired and the answer differs from
+    /// the rules' (a delay, a GOAWAY after the answer or a SETTINGS change leave the rules' answer as it was).
+    /// Without the rules' answer in the history, by the fault's kind.
+    public var answerWasInjected: Bool {
+        guard let fault = injectedFault else { return false }
+        if let rulesAnswer { return answerSummary.trimmingCharacters(in: .whitespaces) != rulesAnswer.trimmingCharacters(in: .whitespaces) }
+        let keepsTheAnswer = fault.contains("\"delayMs\"") || fault.contains("\"maxConcurrentStreams\"")
+            || (fault.contains("\"goaway\"") && fault.contains("\"after\":\"answer\""))
+        return !keepsTheAnswer
+    }
 
     /// Whether the injected fault closed the connection (GOAWAY or close) after this answer.
     public var endedConnection: Bool {

@@ -41,6 +41,7 @@ public struct SenderGrader: Sendable {
         switch rule.id {
         case ConformanceRule.acceptedStatus.id: return AcceptanceGrader.status(history)
         case ConformanceRule.acceptedWarnings.id: return AcceptanceGrader.warnings(history)
+        case ConformanceRule.acceptedDuplicates.id: return AcceptanceGrader.duplicates(history)
         case ConformanceRule.deviceApplied.id: return DeviceGrader.applied(history)
         case ConformanceRule.deviceTimestamps.id: return DeviceGrader.timestamps(history)
         case ConformanceRule.deviceAfterEnd.id: return DeviceGrader.afterEnd(history)
@@ -63,7 +64,7 @@ public struct SenderGrader: Sendable {
     }
 }
 
-/// The overall outcome: exit status 0 when every rule holds (and, with `strict`, nothing warned).
+/// How many rules came out each way.
 public struct GradeSummary: Sendable, Equatable {
     public var passed = 0, warned = 0, failed = 0, notApplicable = 0
 
@@ -77,8 +78,6 @@ public struct GradeSummary: Sendable, Equatable {
             }
         }
     }
-
-    public func holds(strict: Bool) -> Bool { failed == 0 && (!strict || warned == 0) }
 }
 
 func plural(_ count: Int, _ noun: String) -> String {

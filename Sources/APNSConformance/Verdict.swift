@@ -40,6 +40,10 @@ public struct RuleResult: Sendable, Equatable {
     public var summary: String
     /// Warnings and failures (passes are summarised, not listed).
     public var findings: [Finding]
+    /// Named by the user as expected to fail (`--expect-fail`): it fails the run only when it does not fail.
+    public var expectedToFail = false
+    /// What the user's grading policy changed, if anything ("demoted to warn by --severity").
+    public var note: String?
 
     public init(rule: ConformanceRule, summary: String, findings: [Finding]) {
         self.rule = rule

@@ -11,8 +11,9 @@ struct CheckCommand: ParsableCommand {
             Starts a mock on free ports (TLS + admin API), runs the command with APNS_MOCK_URL, APNS_MOCK_HOST, \
             APNS_MOCK_PORT, APNS_MOCK_CA_FILE, APNS_MOCK_TEAM_ID, APNS_MOCK_KEY_ID, APNS_MOCK_KEY_FILE, \
             APNS_MOCK_TOPIC and APNS_MOCK_ADMIN_URL set, then grades every request that arrived while it ran \
-            (docs/conformance.md). Exit status: 0 every rule holds, 1 a rule failed or the command failed, \
-            2 the runner could not run.
+            (docs/conformance.md). Standard output is the report; the command's own output goes to standard \
+            error. Exit status: 0 no rule fails the run, 1 a rule failed or the command failed, 2 the runner could \
+            not run (bad options, a report path in a missing folder: checked before the command starts).
             --inject REASON[:P%] | goaway[:every=N] | reset[:P%|every=N] | blackhole[:P%] | delay=MS[:P%]
             """
     )
@@ -41,6 +42,8 @@ struct CheckCommand: ParsableCommand {
             print(ReportOptions.ruleList(), terminator: "")
             return
         }
+        try report.checkOutputPaths()
+        _ = try report.policy()
         let faults = try inject.enumerated().map { try InjectSpec.parse($0.element, seed: seed &+ $0.offset) }
         let outcome: ConformanceReport
         do {
@@ -87,9 +90,10 @@ struct CheckCommand: ParsableCommand {
         }
         let context = RunContext(
             commandExitStatus: status, minimumBackoffMilliseconds: report.minimumBackoffMilliseconds, expectedPushes: expectedPushes)
-        let results = SenderGrader(context: context).grade(requests, selection: selection ?? report.selection)
+        let policy = try report.policy()
+        let results = policy.apply(SenderGrader(context: context).grade(requests, selection: selection ?? report.selection))
         return ConformanceReport(
             title: title, command: command, commandExitStatus: status, results: results, requests: requests,
-            strict: report.strict, injected: faults.map(\.text))
+            policy: policy, injected: faults.map(\.text))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs the command under test with the mock's environment, its output going straight to the terminal.
+/// Runs the command under test with the mock's environment. Its standard output and standard error both go to
+/// the runner's standard error, so the runner's standard output carries the report alone (docs/conformance.md).
 enum CommandRunner {
     struct NotFound: Error, CustomStringConvertible { let description: String }
 
@@ -28,6 +29,7 @@ enum CommandRunner {
         process.executableURL = executable
         process.arguments = Array(command.dropFirst())
         process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        process.standardOutput = FileHandle.standardError
         do {
             try process.run()
         } catch {

@@ -52,6 +52,8 @@ struct ConformanceSenderCommand: ParsableCommand {
             print("Adapters (\(Self.repositoryFile("Conformance/adapters").path)): \(Self.adapterNames().joined(separator: ", "))")
             return
         }
+        try report.checkOutputPaths()
+        let policy = try report.policy()
         guard let adapter, !loaded.isEmpty else {
             printError("apns-mock conformance sender: no scenario to run")
             throw ExitCode(2)
@@ -69,23 +71,33 @@ struct ConformanceSenderCommand: ParsableCommand {
         var results: [RuleResult] = []
         var requests: [ObservedRequest] = []
         var failedRuns: [String] = []
+        var crossChecks: [SenderCrossCheck] = []
         var ran = 0
         for (_, item) in loaded {
             printError("== \(item.name): \(item.title)")
             let selection = RuleSelection(only: item.grades, skip: report.skip)
             let instructionFile = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-scenario-\(getpid())-\(item.name).json")
-            defer { try? FileManager.default.removeItem(at: instructionFile) }
+            let resultsFile = FileManager.default.temporaryDirectory.appendingPathComponent("apns-mock-sender-results-\(getpid())-\(item.name).jsonl")
+            defer {
+                try? FileManager.default.removeItem(at: instructionFile)
+                try? FileManager.default.removeItem(at: resultsFile)
+            }
+            var instructions = Data()
             do {
                 let faults = (item.faults ?? []).map { InjectSpec(text: $0.text, faultJSON: $0.text) }
                 let outcome = try CheckCommand.runAndGrade(
                     title: item.name, command: command, serve: serve, faults: faults, report: report, extraEnvironment: [:],
                     expectedPushes: item.expectAllDelivered == true ? item.pushCount : nil, quiet: true, selection: selection
                 ) { mock in
-                    try item.instructions(bundleID: mock.environment["APNS_MOCK_TOPIC"]!, now: Int(Date().timeIntervalSince1970))
-                        .write(to: instructionFile)
-                    return ["APNS_MOCK_SCENARIO": instructionFile.path]
+                    instructions = try item.instructions(bundleID: mock.environment["APNS_MOCK_TOPIC"]!, now: Int(Date().timeIntervalSince1970))
+                    try instructions.write(to: instructionFile)
+                    try? FileManager.default.removeItem(at: resultsFile)
+                    return ["APNS_MOCK_SCENARIO": instructionFile.path, "APNS_MOCK_SENDER_RESULTS": resultsFile.path]
                 }
                 ran += 1
+                if let crossCheck = try Self.crossCheck(scenario: item.name, instructions: instructions, resultsFile: resultsFile, requests: outcome.requests) {
+                    crossChecks.append(crossCheck)
+                }
                 if outcome.commandFailed { failedRuns.append("\(item.name) (adapter exit status \(outcome.commandExitStatus!))") }
                 // Ids restart with each scenario's fresh mock: scenario k's request n is reported as k·10⁶ + n.
                 let base = Int64(ran) * 1_000_000
@@ -110,8 +122,9 @@ struct ConformanceSenderCommand: ParsableCommand {
         }
         var combined = ConformanceReport(
             title: "apns-mock conformance sender --adapter \(adapter)", command: command,
-            commandExitStatus: failedRuns.isEmpty ? 0 : 1, results: results, requests: [], strict: report.strict)
+            commandExitStatus: failedRuns.isEmpty ? 0 : 1, results: policy.apply(results), requests: [], policy: policy)
         combined.requests = requests
+        combined.crossChecks = crossChecks
         print(combined.terminalText(), terminator: "")
         if !failedRuns.isEmpty { print("adapter failed in: \(failedRuns.joined(separator: ", "))") }
         do { try report.write(combined) } catch {
@@ -119,6 +132,24 @@ struct ConformanceSenderCommand: ParsableCommand {
             throw ExitCode(2)
         }
         throw ExitCode(combined.exitStatus)
+    }
+
+    /// The adapter's report of what the library said for each push compared with what the mock recorded; nil when
+    /// the adapter wrote no results file (a shell command that does not know APNS_MOCK_SENDER_RESULTS).
+    static func crossCheck(scenario: String, instructions: Data, resultsFile: URL, requests: [ObservedRequest]) throws -> SenderCrossCheck? {
+        guard let data = try? Data(contentsOf: resultsFile) else { return nil }
+        struct Instructions: Decodable {
+            struct Push: Decodable { var deviceToken, payload: String }
+            var pushes: [Push]
+        }
+        do {
+            let pushes = try JSONDecoder().decode(Instructions.self, from: instructions).pushes
+            return SenderCrossCheck.compare(
+                scenario: scenario, outcomes: try SenderCrossCheck.parseOutcomes(data),
+                instructions: pushes.map { ($0.deviceToken, $0.payload) }, requests: requests)
+        } catch {
+            throw RunnerError("the adapter's results file \(resultsFile.path) is not one JSON object a line {\"index\", \"success\", \"said\"}: \(error)")
+        }
     }
 
     /// `Conformance/...` in the current directory, else in the source tree this binary was built from.

@@ -23,17 +23,18 @@ struct HistoryBuilder {
         token: String = tokenA, payload: String = #"{"aps":{"alert":"hi"}}"#, status: Int = 200, reason: String? = nil,
         connection: Int64 = 1, after gap: Int64 = 1_000_000_000, latencyMicros: Int64 = 100, fingerprint: String = "f1",
         claims: String? = nil, header: String = HistoryBuilder.header, pushType: String = "alert", outcome: String? = nil,
-        warnings: [ObservedRequest.Warning] = [], injected: String? = nil
+        warnings: [ObservedRequest.Warning] = [], injected: String? = nil, rulesAnswer: String? = nil,
+        apnsID: String = "", headers extra: [(name: String, value: String)] = []
     ) -> Int64 {
         clock += gap
         let id = Int64(requests.count + 1)
         requests.append(ObservedRequest(
             id: id, receivedAtNanos: clock, latencyMicroseconds: latencyMicros, connectionID: connection, deviceToken: token,
-            headers: [("apns-topic", "com.example.app"), ("apns-push-type", pushType)], tokenHeader: header,
+            headers: [("apns-topic", "com.example.app"), ("apns-push-type", pushType)] + extra, tokenHeader: header,
             tokenClaims: claims ?? Self.claims(String(clock / 1_000_000_000 - 60)), tokenFingerprint: fingerprint,
-            payload: payload, status: status, reason: reason, warnings: warnings, pushType: pushType,
+            payload: payload, status: status, reason: reason, apnsID: apnsID, warnings: warnings, pushType: pushType,
             topic: "com.example.app", liveActivityOutcome: outcome, liveActivityExplanation: outcome.map { "device said \($0)" },
-            injectedFault: injected))
+            injectedFault: injected, rulesAnswer: rulesAnswer))
         return id
     }
 

@@ -14,9 +14,11 @@ ALERTS_BURST = {
     # adapter: {rule: verdict} in the alerts-burst scenario (twenty alerts to one device)
     "aioapns": {"auth.es256": "pass", "auth.reuse": "pass", "connection.reuse": "pass"},
     "apns2": {"auth.es256": "warn", "auth.reuse": "pass", "connection.reuse": "pass"},
-    "kalyke": {"auth.es256": "fail", "auth.reuse": "fail", "connection.reuse": "fail"},
+    # kalyke: a string iat (APNs accepts it) and a new token on a new connection per push: warnings; the TLS
+    # handshake per push fails connection.reuse (A-CONN: APNs treats it as a denial-of-service attack).
+    "kalyke": {"auth.es256": "warn", "auth.reuse": "warn", "connection.reuse": "fail"},
     "pyapns-client": {"auth.es256": "warn", "auth.reuse": "pass", "connection.reuse": "fail"},
-    "django-push-notifications": {"accepted.warnings": "warn", "auth.reuse": "fail", "connection.reuse": "fail"},
+    "django-push-notifications": {"accepted.warnings": "warn", "auth.reuse": "warn", "connection.reuse": "fail"},
     "apns-mock-push": {"accepted.warnings": "pass", "auth.es256": "pass", "auth.reuse": "pass", "connection.reuse": "pass"},
 }
 
@@ -26,7 +28,10 @@ def run_scenario(adapter, scenario, tmp_path):
     result = subprocess.run([BINARY, "conformance", "sender", "--adapter", adapter, "--scenario", scenario,
                              "--json", str(report)], capture_output=True, text=True, cwd=REPO, timeout=TIMEOUT)
     assert result.returncode in (0, 1), result.stdout + result.stderr[-3000:]
-    rules = json.loads(report.read_text())["rules"]
+    data = json.loads(report.read_text())
+    for check in data["crossChecks"]:  # what the library said agrees with what the mock recorded
+        assert check["lostAnswers"] == [], (adapter, check)
+    rules = data["rules"]
     return {rule["id"].split("/", 1)[1]: rule["verdict"] for rule in rules}, result
 
 
@@ -38,8 +43,9 @@ def test_each_library_shows_its_published_token_and_connection_habits(adapter, t
         assert verdicts[rule] == verdict, (rule, result.stdout)
 
 
-@pytest.mark.parametrize("adapter, verdict", [("pyapns-client", "fail"), ("aioapns", "warn"), ("apns-mock-push", "pass")])
+@pytest.mark.parametrize("adapter, verdict", [("pyapns-client", "warn"), ("aioapns", "fail"), ("apns-mock-push", "pass")])
 def test_after_a_503_libraries_retry_too_soon_not_at_all_or_with_back_off(adapter, verdict, tmp_path):
+    # pyapns-client retries at once (warn: the push got through); aioapns returns the 503 and the push is lost.
     verdicts, result = run_scenario(adapter, "service-unavailable", tmp_path)
     assert verdicts["error.transient"] == verdict, result.stdout
 

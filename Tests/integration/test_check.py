@@ -42,7 +42,6 @@ def test_a_well_behaved_sender_passes_every_rule():
 @pytest.mark.parametrize("mode, rule", [
     ("bad-token", "accepted.status"),
     ("token-per-push", "auth.reuse"),
-    ("string-iat", "auth.es256"),
     ("hour-old-token", "auth.refresh"),
     ("connection-per-push", "connection.reuse"),
     ("ms-timestamp", "device.timestamps"),
@@ -50,7 +49,7 @@ def test_a_well_behaved_sender_passes_every_rule():
     ("update-after-end", "device.after-end"),
     ("gone-reused", "error.token-gone"),
     ("permanent-retried", "error.permanent"),
-    ("transient-hot", "error.transient"),
+    ("transient-dropped", "error.transient"),
     ("expired-same-token", "auth.expired-retry"),
 ])
 def test_a_sender_that_breaks_a_rule_fails_it_by_name(mode, rule):
@@ -71,6 +70,14 @@ def test_a_sender_that_handles_the_error_passes(mode, rule):
     result = check("--only", rule, "--min-backoff-ms", "900", "--", sys.executable, SENDER, mode)
     assert result.returncode == 0, result.stdout + result.stderr
     assert verdicts(result.stdout)[rule] == "PASS", result.stdout
+
+
+@pytest.mark.parametrize("mode, rule", [("string-iat", "auth.es256"), ("transient-hot", "error.transient")])
+def test_a_deviation_that_loses_nothing_warns(mode, rule):
+    # A string iat (APNs accepts it); a retry 0 ms after a 503 that got through.
+    result = check("--only", rule, "--min-backoff-ms", "900", "--", sys.executable, SENDER, mode)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert verdicts(result.stdout)[rule] == "WARN", result.stdout
 
 
 def test_warnings_fail_only_under_strict():
@@ -254,7 +261,7 @@ def test_a_well_behaved_library_passes_every_scenario(tmp_path):
 
 @pytest.mark.parametrize("mode, rule", [
     ("keeps-pushing-to-410", "unregistered-token/error.token-gone"),
-    ("retries-without-backoff", "service-unavailable/error.transient"),
+    ("drops-on-503", "service-unavailable/error.transient"),
     ("keeps-expired-token", "expired-provider-token/auth.expired-retry"),
 ])
 def test_a_library_that_mishandles_an_answer_fails_the_scenario(mode, rule):
@@ -263,6 +270,13 @@ def test_a_library_that_mishandles_an_answer_fails_the_scenario(mode, rule):
                          "--min-backoff-ms", "900")
     assert result.returncode == 1, result.stdout + result.stderr
     assert verdicts(result.stdout)[rule] == "FAIL", result.stdout
+
+
+def test_a_library_that_retries_at_once_is_warned():
+    result = sender_mode("--adapter", f"{sys.executable} {SCENARIO_SENDER} retries-without-backoff", "--scenario",
+                         "service-unavailable", "--min-backoff-ms", "900")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert verdicts(result.stdout)["service-unavailable/error.transient"] == "WARN", result.stdout
 
 
 def test_the_curl_recipe_opens_a_connection_per_push():

@@ -37,6 +37,8 @@ def main(mode):
             if answer.status_code == 410:
                 dead.add(push["deviceToken"])
             elif answer.status_code in (429, 500, 503):
+                if mode == "drops-on-503":
+                    break  # the push is lost
                 if mode != "retries-without-backoff":
                     time.sleep(1.0 * (attempt + 1))  # the sender's back-off under test
                 continue

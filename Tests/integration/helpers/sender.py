@@ -87,6 +87,32 @@ def main(mode):
             if mode == "transient-backoff":
                 time.sleep(1.0)  # the sender's back-off under test, not a test wait
             sender.push(alert, token=OTHER)
+    elif mode == "transient-dropped":  # an order service that drops the push when APNs says 503 or 429
+        script({"status": 503, "reason": "ServiceUnavailable"})
+        sender.push(alert, token=OTHER)
+        sender.push({"alert": "next order"})
+    elif mode == "token-per-connection":  # Pushy's model: each connection mints its own provider token
+        for _ in range(2):
+            with httpx.Client(http2=True, verify=ENV["APNS_MOCK_CA_FILE"], timeout=10) as client:
+                own = make_jwt(iat=int(time.time()))
+                for i in range(3):
+                    assert sender.push({"alert": f"message {i} on {id(client)}"}, jwt_token=own, client=client) == 200
+    elif mode == "resends-every-push":  # re-sends each push whatever the answer (a retried future that had succeeded)
+        for i in range(2):
+            sender.push({"alert": f"order {i} shipped"})
+            sender.push({"alert": f"order {i} shipped"})
+    elif mode == "unix-date":  # an eta Date sent as Unix seconds: the app shows it in 2057
+        sender.push({"event": "start", "timestamp": now, "attributes-type": "OrderAttributes", "attributes": {"id": "A-1"},
+                     "content-state": {"eta": now + 600}, **alert}, push_type="liveactivity")
+    elif mode == "tolerates-resets":  # two pushes; a reset stream is reported and the service exits 1
+        failed = 0
+        for i in range(2):
+            try:
+                failed += sender.push({"alert": f"message {i}"}) != 200
+            except httpx.HTTPError as error:
+                print(f"push {i}: {error!r}", file=sys.stderr)
+                failed += 1
+        return 1 if failed else 0
     elif mode in ("expired-same-token", "expired-fresh-token"):
         script({"status": 403, "reason": "ExpiredProviderToken"})
         if sender.push(alert, token=OTHER) == 403:
