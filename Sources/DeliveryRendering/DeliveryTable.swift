@@ -43,9 +43,10 @@ public enum DeliveryTable {
         return widths
     }
 
-    /// Green accepted, red rejected, yellow for the third verdict (accepted, but the device did not apply it).
+    /// Green accepted, red rejected, yellow for the third verdict (accepted, but the device did not apply it) and
+    /// for an accepted push that will misbehave on the device.
     static func colour(of record: DeliveryRecord) -> TerminalStyle.Colour {
-        if record.acceptedButNotApplied { return .yellow }
+        if record.acceptedButNotApplied || record.willMisbehaveOnDevice { return .yellow }
         return record.accepted ? .green : .red
     }
 
