@@ -36,7 +36,7 @@ public enum DeliveryTable {
 
     /// Column widths for `--follow`: wide enough for the first page and for the usual values of later ones.
     public static func followWidths(for records: [DeliveryRecord]) -> [Int] {
-        var widths = [6, 12, 23, 20, 12, 15, 30, 0]
+        var widths = [6, 12, 27, 20, 12, 15, 30, 0]  // STATUS fits "200 · device will misbehave"
         for row in records.map(cells) {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }

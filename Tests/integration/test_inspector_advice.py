@@ -11,6 +11,7 @@ from conftest import BINARY
 from helpers.h2client import H2Client
 from helpers.tokens import pyjwt_token
 from test_inspector import browser  # noqa: F401  (the browser fixture)
+from test_inspector_views import screenshot
 
 GREEN = "rgb(26, 127, 55)"
 PURPLE = "rgb(130, 80, 223)"
@@ -55,7 +56,7 @@ def colour(browser, selector):
     return browser.evaluate(f"getComputedStyle(document.querySelector({json.dumps(selector)})).color")
 
 
-def test_readme_first_error_how_to_fix_names_the_topic_suffix(server, browser):
+def test_readme_first_error_how_to_fix_names_the_topic_suffix(server, browser, tmp_path):
     # The README's first error: a Live Activity push to the bare bundle ID (no .push-type.liveactivity).
     now = int(time.time())
     status, reason, apns_id = push(server, "ab" * 80, {"aps": {"timestamp": now, "event": "update",
@@ -69,6 +70,7 @@ def test_readme_first_error_how_to_fix_names_the_topic_suffix(server, browser):
     assert ".push-type.liveactivity" in shown
     assert "another app" not in shown, shown
     assert shown == "How to fix: " + delivery["fix"] == "How to fix: " + explain_fix(server, apns_id)
+    screenshot(browser, "how-to-fix-topic-suffix", tmp_path)
 
 
 def test_each_rules_fix_text_is_the_one_shown_everywhere(server, browser):
@@ -115,7 +117,7 @@ def verdict_cells(browser):
                             ".map(td => [td.textContent, getComputedStyle(td).color])")
 
 
-def test_a_millisecond_timestamp_is_not_a_plain_green_accept(server, browser):
+def test_a_millisecond_timestamp_is_not_a_plain_green_accept(server, browser, tmp_path):
     token = "be" * 32
     now = int(time.time())
     status, _, broken = push(server, token, {"aps": {"timestamp": now * 1000, "event": "update",
@@ -136,6 +138,7 @@ def test_a_millisecond_timestamp_is_not_a_plain_green_accept(server, browser):
     assert "la-timestamp-milliseconds" in browser.evaluate("document.getElementById('detail-misbehaves').textContent")
     browser.wait_for("document.querySelectorAll('#deliveries tbody tr').length === 2")
     assert verdict_cells(browser) == [["200 accepted", GREEN], ["200 · device will misbehave", PURPLE]]
+    screenshot(browser, "device-will-misbehave", tmp_path)
 
     # The activity view marks that push in its pushes table and on the timeline.
     browser.call("Page.navigate", url=f"{server.admin_url}/#activity={token}")
@@ -145,6 +148,11 @@ def test_a_millisecond_timestamp_is_not_a_plain_green_accept(server, browser):
     row = browser.evaluate("document.querySelector('#activity-pushes tbody tr').textContent")
     assert "device will misbehave" in row and "la-timestamp-milliseconds" in row
     assert colour(browser, "#activity-pushes tbody tr .verdict.misbehaves") == PURPLE
+    # The millisecond timestamp the device applied is shown as a date, not as a raw number.
+    applied = browser.evaluate("[...document.querySelectorAll('#activity-detail dt')]"
+                               ".find(dt => dt.textContent === 'last applied timestamp').nextElementSibling.textContent")
+    assert applied.startswith(time.strftime("%Y-%m-%d", time.gmtime(now))) and "Unix ms" in applied, applied
+    screenshot(browser, "activity-will-misbehave", tmp_path)
 
 
 ACTIVITY_SOURCE = """
@@ -192,3 +200,4 @@ def test_preview_marks_ignored_keys_and_shows_dates_as_the_app_decodes_them(star
                              " return dd && dd.textContent; })()")
     assert shown.startswith("2057-") and "Unix seconds" in shown, shown
     assert browser.evaluate("document.querySelectorAll('#activity-timeline circle.mark.misbehaves').length") == 1
+    screenshot(browser, "preview-ignored-keys-and-dates", tmp_path)

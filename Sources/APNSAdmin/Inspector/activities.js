@@ -20,7 +20,8 @@ function dateText(date) {
 }
 
 // A value shown as a person reads it: dates as dates. Numbers in a field whose name says it is a time are read as
-// ActivityKit's 2001-based seconds when that gives a date between 2010 and 2050, as Unix seconds otherwise.
+// ActivityKit's 2001-based seconds when that gives a date between 2010 and 2050, else as Unix seconds, else as Unix
+// milliseconds (an aps.timestamp sent in milliseconds).
 function describeValue(key, value) {
   if (value === null || value === undefined) return "null";
   if (typeof value === "object") return JSON.stringify(value);
@@ -30,6 +31,10 @@ function describeValue(key, value) {
     if (year2001 >= 2010 && year2001 <= 2050) return dateText(since2001) + "  (" + value + " s since 2001)";
     const unix = new Date(value * 1000);
     if (unix.getUTCFullYear() >= 2010 && unix.getUTCFullYear() <= 2050) return dateText(unix) + "  (" + value + " Unix s)";
+    const milliseconds = new Date(value);
+    if (milliseconds.getUTCFullYear() >= 2010 && milliseconds.getUTCFullYear() <= 2050) {
+      return dateText(milliseconds) + "  (" + value + " Unix ms)";
+    }
   }
   if (typeof value === "string" && /^\d{4}-\d\d-\d\dT/.test(value)) return dateText(new Date(value));
   return String(value);
