@@ -52,7 +52,11 @@ public enum DeliveryTable {
 
     static func cells(_ record: DeliveryRecord) -> [String] {
         let time = DeliveryFormat.time(record.receivedAt)
-        let explanation = record.explanation ?? record.liveActivity?.explanation
+        // A push the device will misbehave on: the first warning that says why (the device's "applied" would read
+        // as all well).
+        let misbehaving = record.misbehavingWarningCodes.first.flatMap { code in record.warnings.first { $0.code == code } }
+        let explanation = misbehaving.map { "⚠ \($0.code): \($0.message)" } ?? record.explanation
+            ?? record.liveActivity?.explanation
             ?? (record.warnings.isEmpty ? "" : "⚠ " + record.warnings.map(\.code).joined(separator: ", "))
         return [
             String(record.id), time, record.status == 0 ? "none" : record.statusLabel,

@@ -49,6 +49,7 @@ struct HowToFixRenderingTests {
         #expect(text.hasPrefix("ACCEPTED · DEVICE WILL MISBEHAVE  200"))
         let table = DeliveryTable.render([record.withID(1)], style: TerminalStyle(colour: true, width: 200))
         #expect(table.contains("\u{1B}[33m200 · device will misbehave"))
+        #expect(table.contains("⚠ la-timestamp-milliseconds: in milliseconds"))
     }
 
     @Test("a drop, a rejection and advice that loses nothing keep their own verdict")

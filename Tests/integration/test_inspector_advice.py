@@ -7,7 +7,7 @@ import subprocess
 import time
 import urllib.request
 
-from conftest import BINARY
+from conftest import BINARY, REPO
 from helpers.h2client import H2Client
 from helpers.tokens import pyjwt_token
 from test_inspector import browser  # noqa: F401  (the browser fixture)
@@ -71,6 +71,14 @@ def test_readme_first_error_how_to_fix_names_the_topic_suffix(server, browser, t
     assert "another app" not in shown, shown
     assert shown == "How to fix: " + delivery["fix"] == "How to fix: " + explain_fix(server, apns_id)
     screenshot(browser, "how-to-fix-topic-suffix", tmp_path)
+
+    # `apns-mock push` of the same mistake prints the same sentence.
+    done = subprocess.run([BINARY, "push", "--url", f"https://localhost:{server.tls_port}", "--admin-url",
+                           server.admin_url, "--device-token", "ab" * 80, "--topic", "com.example.app",
+                           "--event", "update", "--content-state", '{"progress":0.5}'],
+                          capture_output=True, text=True, cwd=REPO, timeout=30)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "  how to fix: " + delivery["fix"] in done.stdout.splitlines(), done.stdout
 
 
 def test_each_rules_fix_text_is_the_one_shown_everywhere(server, browser):
@@ -138,6 +146,9 @@ def test_a_millisecond_timestamp_is_not_a_plain_green_accept(server, browser, tm
     assert "la-timestamp-milliseconds" in browser.evaluate("document.getElementById('detail-misbehaves').textContent")
     browser.wait_for("document.querySelectorAll('#deliveries tbody tr').length === 2")
     assert verdict_cells(browser) == [["200 accepted", GREEN], ["200 · device will misbehave", PURPLE]]
+    # Its explanation column says why, not the device's "applied".
+    explanation = browser.evaluate("document.querySelector('#deliveries tbody tr:nth-child(2) td:nth-child(7)').textContent")
+    assert explanation.startswith("⚠ aps-timestamp-milliseconds: "), explanation
     screenshot(browser, "device-will-misbehave", tmp_path)
 
     # The activity view marks that push in its pushes table and on the timeline.

@@ -95,8 +95,19 @@ function localTime(iso) {
 
 // ---- Deliveries list ---------------------------------------------------------------------------------------
 
+// The explanation column: the mock's explanation, or the device's; for a push the device will misbehave on, the
+// first warning that says why (the device's "applied" would read as all well).
+function explanationOf(d, verdict) {
+  if (verdict.cls === "misbehaves") {
+    const warning = (d.warnings || []).find((w) => d.deviceWillMisbehave.includes(w.code));
+    if (warning) return "⚠ " + warning.code + ": " + warning.message;
+  }
+  return d.explanation || (d.liveActivity ? d.liveActivity.explanation : "");
+}
+
 function deliveryRow(d, isNew) {
   const verdict = verdictOf(d);
+  const explanation = explanationOf(d, verdict);
   const row = el("tr", { "data-id": d.id, class: isNew ? "new" : "" },
     el("td", { class: "mono" }, d.id),
     el("td", { class: "mono" }, localTime(d.receivedAt)),
@@ -104,7 +115,7 @@ function deliveryRow(d, isNew) {
     el("td", {}, d.reason || (d.injected ? "injected: " + d.injected.effect : "")),
     el("td", {}, d.pushType || ""),
     el("td", { class: "mono", title: d.deviceToken || "" }, shortToken(d.deviceToken)),
-    el("td", { class: "explanation", title: d.explanation || "" }, d.explanation || (d.liveActivity ? d.liveActivity.explanation : "")));
+    el("td", { class: "explanation", title: explanation }, explanation));
   row.addEventListener("click", () => showDelivery(d.id));
   return row;
 }
