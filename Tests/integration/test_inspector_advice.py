@@ -79,6 +79,12 @@ def test_readme_first_error_how_to_fix_names_the_topic_suffix(server, browser, t
                           capture_output=True, text=True, cwd=REPO, timeout=30)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "  how to fix: " + delivery["fix"] in done.stdout.splitlines(), done.stdout
+    # And `apns-mock lint` of that payload, with no server.
+    done = subprocess.run([BINARY, "lint", "-", "--push-type", "liveactivity", "--topic", "com.example.app"],
+                          input='{"aps":{"event":"update","timestamp":%d,"content-state":{"progress":0.5}}}' % now,
+                          capture_output=True, text=True, cwd=REPO, timeout=30)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "  how to fix: " + delivery["fix"] in done.stdout.splitlines(), done.stdout
 
 
 def test_each_rules_fix_text_is_the_one_shown_everywhere(server, browser):
