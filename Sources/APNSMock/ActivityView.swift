@@ -10,6 +10,28 @@ import Foundation
 struct ActivityView: Encodable {
     var snapshot: ActivitySnapshot
     var showsTimeline: Bool
+    /// The app's schema for this activity's type, when the mock knows it: the single activity's `schema`, which the
+    /// inspector's preview card reads to mark the keys the device ignores and to show `Date` fields as dates.
+    var schema: ActivitySchema? = nil
+
+    /// `schema`: each checked side as `[{"key", "type"}]` (the JSON key and its Swift type, `Date`, `Date?`, ...).
+    struct SchemaView: Encodable {
+        var schema: ActivitySchema
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(schema.attributesType, forKey: AnyCodingKey("attributesType"))
+            func fields(_ list: [SchemaField]) -> [[String: String]] {
+                list.map { ["key": $0.key, "type": $0.shape.swiftName] }
+            }
+            if schema.contentStateChecked {
+                try container.encode(fields(schema.contentState), forKey: AnyCodingKey("contentState"))
+            }
+            if schema.attributesChecked {
+                try container.encode(fields(schema.attributes), forKey: AnyCodingKey("attributes"))
+            }
+        }
+    }
 
     struct Entry: Encodable {
         var at: String
@@ -59,6 +81,9 @@ struct ActivityView: Encodable {
         try ifKnown(snapshot.staleDate.map(Self.iso8601), "staleDate")
         try ifKnown(snapshot.dismissAt.map(Self.iso8601), "dismissAt")
         try ifKnown(Self.finite(snapshot.relevanceScore), "relevanceScore")
+        if showsTimeline, let schema {
+            try always(SchemaView(schema: schema), "schema")
+        }
         if showsTimeline {
             try always(snapshot.timeline.map {
                 Entry(

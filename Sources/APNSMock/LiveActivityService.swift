@@ -24,6 +24,10 @@ final class LiveActivityService: Sendable {
     }
 
     func activityJSON(token: String, now: Timestamp) -> Data? {
-        device.activity(token: token, now: now).map { AdminJSON.encode(ActivityView(snapshot: $0, showsTimeline: true)) }
+        guard let snapshot = device.activity(token: token, now: now) else { return nil }
+        let schemas = device.configuration.schemas
+        return AdminJSON.encode(ActivityView(
+            snapshot: snapshot, showsTimeline: true,
+            schema: LiveActivityPayloadChecker.schema(forActivityOf: snapshot.attributesType, in: schemas)))
     }
 }

@@ -50,6 +50,8 @@ public enum PayloadLinter {
         public var schemaProblems: [String]
 
         public var isAccepted: Bool { status == 200 }
+        /// How to fix a rejection, from the rule that decided (`HowToFix`); nil when APNs would accept.
+        public var fix: String? { isAccepted ? nil : HowToFix.text(ruleID: ruleID, reason: reason) }
         /// Lint fails when APNs would reject the push, the device would not apply it, or a stated expectation fails.
         public var passes: Bool { isAccepted && !deviceDropped && problems.isEmpty }
     }

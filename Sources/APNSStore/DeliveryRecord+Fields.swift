@@ -281,8 +281,18 @@ extension DeliveryRecord {
     static let columnFields = fields.compactMap(\.column)
     /// The writers and search parts alone: iterating `fields` would retain every closure of each entry per record.
     static let writers = fields.map { DeliveryRecordFieldWriter(write: $0.write) }
-    /// The writers of the admin API's and the command line's form.
-    static let presentedWriters = fields.map { DeliveryRecordFieldWriter(write: $0.present ?? $0.write) }
+    /// The writers of the admin API's and the command line's form: the stored fields, then what is derived from
+    /// them for people (never stored, so never out of date): `fix`, how to fix the answer (`HowToFix`, from the rule
+    /// that decided), and `deviceWillMisbehave`, the warning codes that make an accepted push misbehave on the device.
+    static let presentedWriters = fields.map { DeliveryRecordFieldWriter(write: $0.present ?? $0.write) } + [
+        DeliveryRecordFieldWriter { record, writer in
+            if let fix = record.fix { writer.field("fix", fix) }
+        },
+        DeliveryRecordFieldWriter { record, writer in
+            let codes = record.misbehavingWarningCodes
+            if !codes.isEmpty { writer.field("deviceWillMisbehave", JSONValue.array(codes.map(JSONValue.string))) }
+        },
+    ]
     static let searchers = fields.compactMap(\.search)
 
     /// A record with every field empty, for `init(json:)` to fill.

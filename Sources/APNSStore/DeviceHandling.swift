@@ -1,3 +1,5 @@
+import APNSCore
+
 /// What the simulated device made of a Live Activity push, in the four words a person filters on. APNs answers
 /// 200 to all of them (A-LA); only the record knows the device dropped, ignored or throttled the push, so every view
 /// shows these as a third verdict beside "accepted" and "rejected".
@@ -64,9 +66,31 @@ extension DeliveryRecord {
         accepted && deviceHandling.map { $0 != .applied } == true
     }
 
-    /// `200`, or `200 · dropped by device` / `200 · ignored` / `200 · throttled` for the third verdict.
+    /// The codes of the warnings that mean the device will misbehave (`MisbehavingWarnings`) when they decide the
+    /// verdict: the push was accepted and the device, if simulated, took it; else empty (a rejection or a device
+    /// drop already says more).
+    public var misbehavingWarningCodes: [String] {
+        guard accepted, !acceptedButNotApplied, !warnings.isEmpty else { return [] }
+        return MisbehavingWarnings.codes(in: warnings)
+    }
+
+    /// True for a push APNs accepted whose warnings mean the device will misbehave: shown as
+    /// `200 · device will misbehave`, never as a plain "accepted".
+    public var willMisbehaveOnDevice: Bool { !misbehavingWarningCodes.isEmpty }
+
+    /// The words after the status of a push that will misbehave.
+    public static let misbehavesLabel = "device will misbehave"
+
+    /// `200`, or `200 · dropped by device` / `200 · ignored` / `200 · throttled` for the third verdict, or
+    /// `200 · device will misbehave`.
     public var statusLabel: String {
-        guard acceptedButNotApplied, let handling = deviceHandling else { return String(status) }
-        return "\(status) · \(handling.label)"
+        if acceptedButNotApplied, let handling = deviceHandling { return "\(status) · \(handling.label)" }
+        if willMisbehaveOnDevice { return "\(status) · \(Self.misbehavesLabel)" }
+        return String(status)
+    }
+
+    /// How to fix the answer, from the rule that decided it (`HowToFix`); nil for a 200.
+    public var fix: String? {
+        status == 200 ? nil : HowToFix.text(ruleID: ruleID, reason: reason)
     }
 }

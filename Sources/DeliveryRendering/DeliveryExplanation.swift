@@ -9,6 +9,8 @@ public enum DeliveryExplanation {
         var lines: [String] = []
         let verdict = record.acceptedButNotApplied
             ? style.paint("ACCEPTED · \(record.deviceHandling?.label.uppercased() ?? "")", .yellow)
+            : record.willMisbehaveOnDevice
+            ? style.paint("ACCEPTED · \(DeliveryRecord.misbehavesLabel.uppercased())", .yellow)
             : record.accepted ? style.paint("ACCEPTED", .green) : style.paint("REJECTED", .red)
         let reason = record.reason.map { " \($0)" } ?? ""
         let status = record.status == 0 ? "no answer" : String(record.status)
@@ -19,6 +21,11 @@ public enum DeliveryExplanation {
         }
         if let explanation = record.explanation { lines.append(""); lines.append(explanation) }
         if let rule = record.ruleID { lines.append("rule: \(rule)\(record.strict ? " (strict mode)" : "")") }
+        if let fix = record.fix { lines.append(style.paint("how to fix: ", .bold) + fix) }
+        if record.willMisbehaveOnDevice {
+            lines.append(style.paint("device will misbehave: ", .yellow) + record.misbehavingWarningCodes.joined(separator: ", ")
+                + " (APNs answered 200; see the warnings)")
+        }
         if !record.warnings.isEmpty {
             lines.append("")
             lines.append(style.paint("Warnings", .bold))

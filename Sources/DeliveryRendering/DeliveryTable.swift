@@ -36,22 +36,27 @@ public enum DeliveryTable {
 
     /// Column widths for `--follow`: wide enough for the first page and for the usual values of later ones.
     public static func followWidths(for records: [DeliveryRecord]) -> [Int] {
-        var widths = [6, 12, 23, 20, 12, 15, 30, 0]
+        var widths = [6, 12, 27, 20, 12, 15, 30, 0]  // STATUS fits "200 · device will misbehave"
         for row in records.map(cells) {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
         return widths
     }
 
-    /// Green accepted, red rejected, yellow for the third verdict (accepted, but the device did not apply it).
+    /// Green accepted, red rejected, yellow for the third verdict (accepted, but the device did not apply it) and
+    /// for an accepted push that will misbehave on the device.
     static func colour(of record: DeliveryRecord) -> TerminalStyle.Colour {
-        if record.acceptedButNotApplied { return .yellow }
+        if record.acceptedButNotApplied || record.willMisbehaveOnDevice { return .yellow }
         return record.accepted ? .green : .red
     }
 
     static func cells(_ record: DeliveryRecord) -> [String] {
         let time = DeliveryFormat.time(record.receivedAt)
-        let explanation = record.explanation ?? record.liveActivity?.explanation
+        // A push the device will misbehave on: the first warning that says why (the device's "applied" would read
+        // as all well).
+        let misbehaving = record.misbehavingWarningCodes.first.flatMap { code in record.warnings.first { $0.code == code } }
+        let explanation = misbehaving.map { "⚠ \($0.code): \($0.message)" } ?? record.explanation
+            ?? record.liveActivity?.explanation
             ?? (record.warnings.isEmpty ? "" : "⚠ " + record.warnings.map(\.code).joined(separator: ", "))
         return [
             String(record.id), time, record.status == 0 ? "none" : record.statusLabel,

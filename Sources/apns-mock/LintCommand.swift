@@ -85,6 +85,7 @@ struct LintCommand: ParsableCommand {
             lines.append(style.paint("REJECTED", .red) + "  APNs would answer \(result.status) \(result.reason ?? "")")
             if let explanation = result.explanation { lines.append("  \(explanation)") }
             if let rule = result.ruleID { lines.append("  rule: \(rule)") }
+            if let fix = result.fix { lines.append("  how to fix: \(fix)") }
         }
         if let explanation = result.deviceExplanation { lines.append("device: \(explanation)") }
         for problem in result.problems { lines.append(style.paint("mismatch", .red) + ": \(problem)") }
@@ -101,6 +102,7 @@ struct LintCommand: ParsableCommand {
             JSONMember("pushType", .nullable(input.pushType?.rawValue)), JSONMember("topic", .string(input.topic)),
             JSONMember("status", .integer(result.status)), JSONMember("reason", .nullable(result.reason)),
             JSONMember("explanation", .nullable(result.explanation)), JSONMember("ruleID", .nullable(result.ruleID)),
+            JSONMember("fix", .nullable(result.fix)),
             JSONMember("warnings", .warnings(result.warnings)),
             JSONMember("problems", .array(result.problems.map(JSONValue.string))),
             JSONMember("passes", .bool(result.passes)),

@@ -51,6 +51,8 @@ struct PushPrinter: Sendable {
             }
             if let record, record.acceptedButNotApplied, let handling = record.deviceHandling {
                 head += style.paint(" · \(handling.label)", .yellow)
+            } else if let record, record.willMisbehaveOnDevice {
+                head += style.paint(" · \(DeliveryRecord.misbehavesLabel)", .yellow)
             }
             head += "  apns-id \(outcome.apnsID ?? "-")"
             if let unique = outcome.apnsUniqueID { head += "  apns-unique-id \(unique)" }
@@ -66,6 +68,7 @@ struct PushPrinter: Sendable {
         if let record {
             if let explanation = record.explanation { lines.append("  mock: \(explanation)") }
             if let rule = record.ruleID { lines.append("  rule: \(rule)\(record.strict ? " (strict mode: the mock's rule, not APNs')" : "")") }
+            if let fix = record.fix { lines.append("  how to fix: \(fix)") }
             for warning in record.warnings { lines.append("  " + style.paint("warning \(warning.code)", .yellow) + ": \(warning.message)") }
             if let device = record.liveActivity { lines.append("  device: \(device.explanation)") }
         }
@@ -88,6 +91,11 @@ struct PushPrinter: Sendable {
         if let record {
             object.append(JSONMember("explanation", .nullable(record.explanation)))
             if let rule = record.ruleID { object.append(JSONMember("ruleID", .string(rule))) }
+            if let fix = record.fix { object.append(JSONMember("fix", .string(fix))) }
+            let misbehaving = record.misbehavingWarningCodes
+            if !misbehaving.isEmpty {
+                object.append(JSONMember("deviceWillMisbehave", .array(misbehaving.map(JSONValue.string))))
+            }
             object.append(JSONMember("warnings", .warnings(record.warnings)))
             if let device = record.liveActivity {
                 object.append(JSONMember("liveActivity", .object([

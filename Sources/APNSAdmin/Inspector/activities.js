@@ -20,7 +20,8 @@ function dateText(date) {
 }
 
 // A value shown as a person reads it: dates as dates. Numbers in a field whose name says it is a time are read as
-// ActivityKit's 2001-based seconds when that gives a date between 2010 and 2050, as Unix seconds otherwise.
+// ActivityKit's 2001-based seconds when that gives a date between 2010 and 2050, else as Unix seconds, else as Unix
+// milliseconds (an aps.timestamp sent in milliseconds).
 function describeValue(key, value) {
   if (value === null || value === undefined) return "null";
   if (typeof value === "object") return JSON.stringify(value);
@@ -30,9 +31,50 @@ function describeValue(key, value) {
     if (year2001 >= 2010 && year2001 <= 2050) return dateText(since2001) + "  (" + value + " s since 2001)";
     const unix = new Date(value * 1000);
     if (unix.getUTCFullYear() >= 2010 && unix.getUTCFullYear() <= 2050) return dateText(unix) + "  (" + value + " Unix s)";
+    const milliseconds = new Date(value);
+    if (milliseconds.getUTCFullYear() >= 2010 && milliseconds.getUTCFullYear() <= 2050) {
+      return dateText(milliseconds) + "  (" + value + " Unix ms)";
+    }
   }
   if (typeof value === "string" && /^\d{4}-\d\d-\d\dT/.test(value)) return dateText(new Date(value));
   return String(value);
+}
+
+// A content-state or attributes value as the app shows it, by its Swift type from the app's schema (a.schema):
+// a Date is seconds since 2001-01-01 whatever the key is called, so a Unix-seconds value is shown as the year the
+// app decodes (2057, ...) and flagged. Without a schema: describeValue's guess from the key.
+const UNIX_EPOCH_DATE_THRESHOLD = 1e9; // ContentStateChecker.unixEpochDateThreshold: 2032-09-09 as a 2001-based Date
+
+function isDateType(type) { return type === "Date" || type === "Date?"; }
+
+function describeField(key, value, type) {
+  if (!isDateType(type) || typeof value !== "number") return { text: describeValue(key, value), wrong: false };
+  const shown = dateText(new Date((value + REFERENCE_DATE_OFFSET) * 1000));
+  if (value >= UNIX_EPOCH_DATE_THRESHOLD) {
+    return { text: shown + "  (" + value + " looks like Unix seconds; the app decodes Date as seconds since 2001)", wrong: true };
+  }
+  return { text: shown, wrong: false };
+}
+
+function schemaTypes(fields) {
+  return fields ? new Map(fields.map((f) => [f.key, f.type])) : null;
+}
+
+// The fields of a content-state or attributes object as a definition list: dates as dates, and the keys the app's
+// type does not have (the device's decoder ignores them) marked.
+function fieldList(object, fields, typeName, listClass) {
+  const types = schemaTypes(fields);
+  const list = el("dl", { class: listClass });
+  for (const [key, value] of Object.entries(object || {})) {
+    if (types && !types.has(key)) {
+      list.append(el("dt", { class: "ignored", title: "not a field of " + typeName + ": the device ignores it" }, key),
+        el("dd", { class: "ignored" }, describeValue(key, value) + "  (ignored by the device: not in " + typeName + ")"));
+      continue;
+    }
+    const shown = describeField(key, value, types ? types.get(key) : null);
+    list.append(el("dt", {}, key), el("dd", { class: shown.wrong ? "misbehaves" : "" }, shown.text));
+  }
+  return list;
 }
 
 function outcomeClass(outcome) {
@@ -77,7 +119,7 @@ async function loadChannels() {
 
 // The pushes of one activity on a time axis from its start (or first push) to at least the 12-hour limit, each a
 // circle coloured by outcome; vertical lines mark the 8 h end, the 12 h removal and the stale date.
-function timelineChart(a) {
+function timelineChart(a, misbehaving) {
   const entries = a.timeline || [];
   const times = entries.map((e) => Date.parse(e.at)).filter((t) => !isNaN(t));
   const start = Date.parse(a.startedAt) || (times.length ? Math.min(...times) : Date.now());
@@ -104,9 +146,12 @@ function timelineChart(a) {
   entries.forEach((entry, index) => {
     const time = Date.parse(entry.at);
     if (isNaN(time)) return;
-    const mark = svg("circle", { class: "mark " + outcomeClass(entry.outcome), cx: x(time), cy: axisY - 12 - (index % 3) * 8,
-      r: 6, "data-outcome": entry.outcome, "data-index": index });
-    mark.append(svg("title", {}, `${entry.event || "?"} at ${dateText(new Date(time))}: ${entry.outcome}`));
+    const codes = misbehavingCodes(misbehaving, entry);
+    const mark = svg("circle", { class: "mark " + outcomeClass(entry.outcome) + (codes ? " misbehaves" : ""),
+      cx: x(time), cy: axisY - 12 - (index % 3) * 8, r: 6, "data-outcome": entry.outcome, "data-index": index });
+    if (codes) mark.setAttribute("data-misbehaves", codes.join(" "));
+    mark.append(svg("title", {}, `${entry.event || "?"} at ${dateText(new Date(time))}: ${entry.outcome}`
+      + (codes ? " · " + MISBEHAVES + " (" + codes.join(", ") + ")" : "")));
     chart.append(mark);
   });
   return chart;
@@ -122,26 +167,31 @@ function previewCard(a, alert) {
     const body = typeof alert === "string" ? "" : alert.body || alert["loc-key"] || "";
     card.append(el("div", { class: "preview-alert" }, el("strong", {}, title), body ? " " + body : ""));
   }
-  const fields = el("dl", { class: "preview-fields" });
-  for (const [key, value] of Object.entries(a.contentState || {})) {
-    fields.append(el("dt", {}, key), el("dd", {}, describeValue(key, value)));
-  }
-  card.append(fields);
+  const schema = a.schema || {};
+  card.append(fieldList(a.contentState, schema.contentState, (schema.attributesType || "") + ".ContentState", "preview-fields"));
   if (a.staleDate) card.append(el("p", { class: "muted" }, "stale at " + describeValue("staleDate", a.staleDate)));
   return card;
 }
 
-// The newest alert sent to this token (the activity keeps content state, not alerts).
-async function latestAlert(token) {
+// From the newest pushes to this token: the latest alert (the activity keeps content state, not alerts) and, by
+// apns-id, the pushes whose warnings mean the device will misbehave (their deviceWillMisbehave codes).
+async function recentPushes(token) {
   const params = new URLSearchParams({ token, push_type: "liveactivity", limit: "50" });
   const data = await (await api("/api/deliveries?" + params)).json();
+  let alert = null;
+  const misbehaving = new Map();
   for (const d of data.deliveries || []) {
+    if (d.deviceWillMisbehave && d.deviceWillMisbehave.length) misbehaving.set(String(d.apnsId).toLowerCase(), d.deviceWillMisbehave);
+    if (alert) continue;
     try {
-      const alert = JSON.parse(d.payload || "{}").aps?.alert;
-      if (alert) return alert;
+      alert = JSON.parse(d.payload || "{}").aps?.alert || null;
     } catch (_) { /* not JSON */ }
   }
-  return null;
+  return { alert, misbehaving };
+}
+
+function misbehavingCodes(misbehaving, entry) {
+  return entry.apnsId ? misbehaving.get(String(entry.apnsId).toLowerCase()) || null : null;
 }
 
 async function showActivity(token) {
@@ -158,10 +208,10 @@ async function showActivity(token) {
     return;
   }
   const a = await response.json();
-  const alert = await latestAlert(token).catch(() => null);
+  const recent = await recentPushes(token).catch(() => ({ alert: null, misbehaving: new Map() }));
   const parts = [el("h2", { id: "activity-title" }, "Activity " + shortToken(token))];
-  parts.push(previewCard(a, alert));
-  parts.push(...section("Timeline", timelineChart(a)));
+  parts.push(previewCard(a, recent.alert));
+  parts.push(...section("Timeline", timelineChart(a, recent.misbehaving)));
   parts.push(definitionList([
     ["state", a.state + (a.stateNote ? " (" + a.stateNote + ")" : "")], ["started", describeValue("startedAt", a.startedAt)],
     ["ended", describeValue("endedAt", a.endedAt)], ["stale date", describeValue("staleDate", a.staleDate)],
@@ -169,16 +219,18 @@ async function showActivity(token) {
     ["last applied timestamp", a.lastAppliedTimestamp ? describeValue("timestamp", a.lastAppliedTimestamp) : ""],
     ["priority-10 pushes, last hour", a.priority10PushesInLastHour + " of " + a.budgetPerHour],
   ].filter(([, value]) => value && value !== "null")));
-  parts.push(...section("Attributes", attributeList(a.attributes)));
+  parts.push(...section("Attributes", fieldList(a.attributes, (a.schema || {}).attributes, (a.schema || {}).attributesType || "", "")));
   const table = el("table", { id: "activity-pushes" },
     el("thead", {}, el("tr", {}, ...["time", "event", "apns-id", "device outcome"].map((h) => el("th", {}, h)))));
   const body = el("tbody");
   for (const entry of a.timeline || []) {
-    body.append(el("tr", {},
+    const codes = misbehavingCodes(recent.misbehaving, entry);
+    body.append(el("tr", { class: codes ? "misbehaves" : "" },
       el("td", { class: "mono" }, describeValue("at", entry.at)),
       el("td", {}, entry.event || ""),
       el("td", { class: "mono" }, entry.apnsId || ""),
-      el("td", { class: "outcome " + outcomeClass(entry.outcome) }, entry.explanation || entry.outcome)));
+      el("td", { class: "outcome " + outcomeClass(entry.outcome) }, entry.explanation || entry.outcome,
+        codes ? el("div", { class: "verdict misbehaves" }, MISBEHAVES + ": " + codes.join(", ")) : null)));
   }
   table.append(body);
   parts.push(...section("Pushes", table));
@@ -186,11 +238,6 @@ async function showActivity(token) {
   detail.hidden = false;
 }
 
-function attributeList(attributes) {
-  const list = el("dl");
-  for (const [key, value] of Object.entries(attributes || {})) list.append(el("dt", {}, key), el("dd", {}, describeValue(key, value)));
-  return list;
-}
 
 // Live: long-poll for the next Live Activity push (whatever the deliveries filter says) and redraw.
 async function followActivities() {

@@ -48,11 +48,17 @@ function deviceHandling(code) {
 }
 
 const DEVICE_LABELS = { dropped: "dropped by device", ignored: "ignored", throttled: "throttled" };
+const MISBEHAVES = "device will misbehave";
 
+// A fourth look for a push APNs accepted (the status stays 200) whose warnings mean the device will misbehave: the
+// server lists their codes in deviceWillMisbehave (docs/admin-api.md), so the page needs no list of its own.
 function verdictOf(d) {
   const handling = d.liveActivity ? deviceHandling(d.liveActivity.code) : null;
   if (d.accepted && handling && handling !== "applied") {
     return { cls: "device " + handling, label: d.status + " · " + DEVICE_LABELS[handling], word: DEVICE_LABELS[handling] };
+  }
+  if (d.accepted && d.deviceWillMisbehave && d.deviceWillMisbehave.length) {
+    return { cls: "misbehaves", label: d.status + " · " + MISBEHAVES, word: MISBEHAVES };
   }
   const status = d.status === null ? "no answer" : d.status;
   return d.accepted ? { cls: "accepted", label: status + " accepted", word: "accepted" }
@@ -89,8 +95,19 @@ function localTime(iso) {
 
 // ---- Deliveries list ---------------------------------------------------------------------------------------
 
+// The explanation column: the mock's explanation, or the device's; for a push the device will misbehave on, the
+// first warning that says why (the device's "applied" would read as all well).
+function explanationOf(d, verdict) {
+  if (verdict.cls === "misbehaves") {
+    const warning = (d.warnings || []).find((w) => d.deviceWillMisbehave.includes(w.code));
+    if (warning) return "⚠ " + warning.code + ": " + warning.message;
+  }
+  return d.explanation || (d.liveActivity ? d.liveActivity.explanation : "");
+}
+
 function deliveryRow(d, isNew) {
   const verdict = verdictOf(d);
+  const explanation = explanationOf(d, verdict);
   const row = el("tr", { "data-id": d.id, class: isNew ? "new" : "" },
     el("td", { class: "mono" }, d.id),
     el("td", { class: "mono" }, localTime(d.receivedAt)),
@@ -98,7 +115,7 @@ function deliveryRow(d, isNew) {
     el("td", {}, d.reason || (d.injected ? "injected: " + d.injected.effect : "")),
     el("td", {}, d.pushType || ""),
     el("td", { class: "mono", title: d.deviceToken || "" }, shortToken(d.deviceToken)),
-    el("td", { class: "explanation", title: d.explanation || "" }, d.explanation || (d.liveActivity ? d.liveActivity.explanation : "")));
+    el("td", { class: "explanation", title: explanation }, explanation));
   row.addEventListener("click", () => showDelivery(d.id));
   return row;
 }
@@ -206,10 +223,16 @@ async function showDelivery(id) {
   }
   if (d.explanation) parts.push(el("p", { id: "detail-explanation" }, d.explanation));
   if (d.ruleId) parts.push(el("p", {}, "Rule: ", el("code", {}, d.ruleId), d.strict ? " (strict mode)" : ""));
-  const fix = d.reason && window.APNS_FIXES ? window.APNS_FIXES[d.reason] : null;
-  if (fix) parts.push(el("p", { class: "fix" }, "How to fix: " + fix));
+  // The server's text for the rule that decided (HowToFix): the same words as `apns-mock explain` and `push`.
+  if (d.fix) parts.push(el("p", { class: "fix", id: "detail-fix" }, "How to fix: " + d.fix));
+  const misbehaving = new Set(d.deviceWillMisbehave || []);
+  if (misbehaving.size) {
+    parts.push(el("p", { class: "misbehaves-note", id: "detail-misbehaves" },
+      "APNs answered " + d.status + ", but the device will misbehave: " + [...misbehaving].join(", ") + " (below)."));
+  }
   if (d.warnings && d.warnings.length) {
-    parts.push(...section("Warnings", el("ul", {}, ...d.warnings.map((w) => el("li", { class: "warning" }, el("code", {}, w.code), " ", w.message)))));
+    parts.push(...section("Warnings", el("ul", {}, ...d.warnings.map((w) =>
+      el("li", { class: misbehaving.has(w.code) ? "warning misbehaves" : "warning" }, el("code", {}, w.code), " ", w.message)))));
   }
   if (d.liveActivity) {
     parts.push(...section("Live Activity outcome", definitionList([["outcome", d.liveActivity.code], ["explanation", d.liveActivity.explanation]])));
