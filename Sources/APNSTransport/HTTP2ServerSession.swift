@@ -295,8 +295,11 @@ final class HTTP2ServerSession {
             fields.append(name: "content-length", decimal: response.body.count)
         }
         let session = session
+        // A response to HEAD carries no content (RFC 9110 §9.3.2): its `content-length` stays, its body is not sent.
+        // (Looked at only for a response with a body: never a 200.)
+        let sendsBody = !response.body.isEmpty && !Self.isHEAD(streamData)
         fields.withNameValues { nva in
-            if response.body.isEmpty {
+            if !sendsBody {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
             } else if let streamData {
                 // The body waits on the stream's state, which the read callback finds through the data source
@@ -316,6 +319,12 @@ final class HTTP2ServerSession {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
             }
         }
+    }
+
+    /// Whether the request of the stream whose state is `streamData` (`beginHeaders`) is a HEAD request.
+    private static func isHEAD(_ streamData: UnsafeMutableRawPointer?) -> Bool {
+        guard let streamData else { return false }
+        return Unmanaged<StreamState>.fromOpaque(streamData).takeUnretainedValue().method == "HEAD"
     }
 
     /// Whether the HPACK encoder should add a response field to its dynamic table: yes the first time its name is
