@@ -272,14 +272,15 @@ final class ConnectionDriver {
             bufferevent_disable(bufferEvent, Int16(EV_READ))
         }
         let done = closeWhenFlushed || session.fatalError != nil || !session.wantsRead
-        if done && outputLength == 0 && !session.wantsWrite { finishWriting() }
+        if done && !session.wantsWrite { finishWriting() }
     }
 
     // MARK: - Closing
 
-    /// The server has said all it will say on this connection: the handler is told and the session let go; the
-    /// output still buffered is written while what the client sends is discarded, then `shutDownWriteSide`. A client
-    /// that does not read the last of the output gets `handshakeTimeout` for it, as after an idle GOAWAY.
+    /// The server has said all it will say on this connection (nghttp2 has nothing more to send): the handler is
+    /// told and the session let go; the output still buffered is written while what the client sends is discarded,
+    /// then `shutDownWriteSide`. A client that does not read the last of the output gets `handshakeTimeout` for it,
+    /// as after an idle GOAWAY; then the connection is closed at once.
     private func finishWriting() {
         guard !lingering, !closed else { return }
         lingering = true
