@@ -271,8 +271,8 @@ final class HTTP2ServerSession {
 
     // MARK: - Answers
 
-    /// Submits the response for `streamID`: HEADERS, plus one DATA frame (END_STREAM) when there is a body.
-    /// Ignored when the stream is gone (client reset it, connection closing).
+    /// Submits the response for `streamID`: HEADERS, plus one DATA frame (END_STREAM) when there is a body and the
+    /// request was not HEAD. Ignored when the stream is gone (client reset it, connection closing).
     func respond(streamID: Int32, response: HTTPResponse) {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         // A request's stream carries its `StreamState` as nghttp2's stream user data (`beginHeaders`).
