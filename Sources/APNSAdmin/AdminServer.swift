@@ -215,7 +215,8 @@ public final class AdminServer: @unchecked Sendable {
         return AdminRequest(method: method, uri: uri, authorization: authorization, body: body)
     }
 
-    /// evhttp leaves the body out by itself when answering HEAD.
+    /// A HEAD request (answered as GET) gets the GET answer's headers with its `Content-Length`, and no body
+    /// (RFC 9110 §9.3.2): evhttp would send the body.
     private func send(_ response: AdminResponse, to request: OpaquePointer) {
         let headers = evhttp_request_get_output_headers(request)
         evhttp_add_header(headers, "Content-Type", response.contentType)
@@ -223,8 +224,12 @@ public final class AdminServer: @unchecked Sendable {
             evhttp_add_header(headers, header.name, header.value)
         }
         let buffer = evbuffer_new()
-        response.body.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { evbuffer_add(buffer, base, bytes.count) }
+        if evhttp_request_get_command(request) == EVHTTP_REQ_HEAD {
+            evhttp_add_header(headers, "Content-Length", "\(response.body.count)")
+        } else {
+            response.body.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { evbuffer_add(buffer, base, bytes.count) }
+            }
         }
         evhttp_send_reply(request, Int32(response.status), Self.reasonPhrase(response.status), buffer)
         evbuffer_free(buffer)

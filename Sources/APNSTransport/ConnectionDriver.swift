@@ -1,9 +1,16 @@
 import HTTPContract
 import CNative
+import Glibc
 
 /// Moves bytes between one client's bufferevent (TLS or cleartext) and its `HTTP2ServerSession`, and between the
 /// session and the application's connection handler. Lives on its worker's thread only; its stored `var`s are not
 /// checked for exclusivity at run time (see `HTTP2ServerSession`).
+///
+/// Closing: once the server has said all it will say (`finishWriting`: nghttp2 wants neither to read nor to write
+/// after a GOAWAY, a protocol error, an idle timeout, shutdown, a scripted close), the session is let go, the output
+/// is written, the write side shut down (TLS close_notify, then FIN), and what the client still sends is read and
+/// discarded until it closes or `closeLingerTimeout` passes (`shutDownWriteSide`). Freeing the socket with client
+/// bytes unread made the kernel answer with RST and drop the answers still on their way.
 final class ConnectionDriver {
     let id: UInt64
     private let bufferEvent: OpaquePointer
@@ -24,6 +31,12 @@ final class ConnectionDriver {
     @exclusivity(unchecked) private var timer: OpaquePointer?
     /// When the timer fires next (monotonic nanoseconds).
     @exclusivity(unchecked) private var timerDeadline: UInt64 = 0
+    /// Set by `finishWriting`: nothing more is sent but what is in the output buffer; the timer bounds the close.
+    private var lingering = false
+    /// After the write side is shut down: reads and discards what the client sends (`discardInput`).
+    private var discardEvent: OpaquePointer?
+    /// Retries TLS close_notify when the socket could not take it at once.
+    private var closeNotifyEvent: OpaquePointer?
 
     init(id: UInt64, bufferEvent: OpaquePointer, worker: EventLoopWorker, remoteAddress: String, localPort: Int, listenerLabel: String) {
         self.id = id
@@ -53,6 +66,11 @@ final class ConnectionDriver {
     /// sending, and says GOAWAY to an idle connection; then waits for the next deadline.
     fileprivate func timerFired() {
         guard !closed else { return }
+        if lingering {
+            // The client neither read the last of the output nor closed in time.
+            close()
+            return
+        }
         let now = ConnectionTimeouts.uptime()
         let handshakeDone = session != nil && sniffer == nil
         switch timeouts.action(now: now, handshakeDone: handshakeDone, openStreams: session?.openStreamCount ?? 0,
@@ -79,7 +97,7 @@ final class ConnectionDriver {
     /// The connection is ready for HTTP/2 (TLS handshake done, or cleartext accepted): open the application's
     /// handler and send the server's SETTINGS at once (Pushy waits for them before its first request: A-CONN).
     func established(tls: TLSInfo?) {
-        guard session == nil else { return }
+        guard session == nil, !lingering else { return }
         let info = ConnectionInfo(id: id, remoteAddress: remoteAddress, localPort: localPort, tls: tls, listenerLabel: listenerLabel)
         let handler = worker.application.connectionOpened(info)
         self.handler = handler
@@ -197,14 +215,17 @@ final class ConnectionDriver {
             return
         }
         if actions.contains(.closeConnection) {
-            close()
+            // No answer and no GOAWAY; what was answered before goes out first, then FIN.
+            flush()
+            finishWriting()
             return
         }
         var answers = !actions.contains(where: { if case .resetStream = $0 { true } else { false } })
+        // A GOAWAY naming a last stream lets the streams up to it finish (RFC 9113 §6.8); nghttp2 closes those above
+        // it when the frame is sent, and stops wanting to read once none is open: `flush` finishes the connection then.
         for action in actions {
             guard case .goAwayNaming(let lastStreamID, _, _, true) = action else { continue }
             session.apply(action, streamID: streamID)
-            closeWhenFlushed = true
             if lastStreamID < streamID { answers = false }
         }
         if answers {
@@ -213,15 +234,12 @@ final class ConnectionDriver {
         for action in actions {
             if case .goAwayNaming(_, _, _, true) = action { continue }
             session.apply(action, streamID: streamID)
-            // A GOAWAY naming the last processed stream lets the streams up to it finish (RFC 9113 §6.8): nghttp2
-            // stops wanting to read once none is open, and `flush` closes then. A GOAWAY naming its own last stream
-            // is a scripted cut-off: the connection closes once the frame is out.
-            if case .goAwayNaming = action { closeWhenFlushed = true }
         }
     }
 
     /// Shutdown: GOAWAY(NO_ERROR) naming the last processed stream; the connection closes once those finish.
     func goAwayForShutdown() {
+        guard !lingering else { return }
         guard let session else {
             close()
             return
@@ -236,7 +254,7 @@ final class ConnectionDriver {
         bufferevent_get_output(bufferEvent).map { evbuffer_get_length($0) } ?? 0
     }
 
-    /// Writes what nghttp2 has to send, pausing reads from a client that does not read its responses, and closes
+    /// Writes what nghttp2 has to send, pausing reads from a client that does not read its responses, and finishes
     /// the connection when neither side has anything left to say.
     func flush() {
         guard let session, !closed else { return }
@@ -254,7 +272,91 @@ final class ConnectionDriver {
             bufferevent_disable(bufferEvent, Int16(EV_READ))
         }
         let done = closeWhenFlushed || session.fatalError != nil || !session.wantsRead
-        if done && outputLength == 0 && !session.wantsWrite { close() }
+        if done && !session.wantsWrite { finishWriting() }
+    }
+
+    // MARK: - Closing
+
+    /// The server has said all it will say on this connection (nghttp2 has nothing more to send): the handler is
+    /// told and the session let go; the output still buffered is written while what the client sends is discarded,
+    /// then `shutDownWriteSide`. A client that does not read the last of the output gets `handshakeTimeout` for it,
+    /// as after an idle GOAWAY; then the connection is closed at once.
+    private func finishWriting() {
+        guard !lingering, !closed else { return }
+        lingering = true
+        handler?.connectionClosed()
+        handler = nil
+        session = nil
+        sniffer = nil
+        if outputLength == 0 {
+            shutDownWriteSide()
+            return
+        }
+        bufferevent_setcb(bufferEvent, onReadableWhileClosing, onWritableWhileClosing, onEvent, Unmanaged.passUnretained(self).toOpaque())
+        bufferevent_enable(bufferEvent, Int16(EV_READ | EV_WRITE))
+        schedule(timeouts.handshake)
+    }
+
+    fileprivate func readableWhileClosing() {
+        guard let input = bufferevent_get_input(bufferEvent) else { return }
+        evbuffer_drain(input, evbuffer_get_length(input))
+    }
+
+    fileprivate func writableWhileClosing() {
+        if outputLength == 0 { shutDownWriteSide() }
+    }
+
+    /// Every byte of output is in the kernel: TLS close_notify, then FIN (`shutdown(SHUT_WR)`); from now on the
+    /// socket is read directly and what arrives discarded (`discardInput`) until the client closes or
+    /// `closeLingerTimeout` passes.
+    private func shutDownWriteSide() {
+        bufferevent_disable(bufferEvent, Int16(EV_READ | EV_WRITE))
+        bufferevent_setcb(bufferEvent, nil, nil, nil, nil)
+        let fd = bufferevent_getfd(bufferEvent)
+        guard fd >= 0 else {
+            close()
+            return
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        discardEvent = event_new(worker.base, fd, Int16(EV_READ | EV_PERSIST), onDiscardable, context)
+        event_add(discardEvent, nil)
+        schedule(ConnectionTimeouts.nanoseconds(worker.settings.closeLingerTimeout))
+        sendCloseNotifyAndFIN()
+    }
+
+    /// TLS close_notify (retried when the socket's buffer is full), then FIN.
+    fileprivate func sendCloseNotifyAndFIN() {
+        guard !closed else { return }
+        let fd = bufferevent_getfd(bufferEvent)
+        if let ssl = bufferevent_openssl_get_ssl(bufferEvent) {
+            let result = SSL_shutdown(ssl)
+            let error = result < 0 ? SSL_get_error(ssl, result) : SSL_ERROR_NONE
+            // Nothing of this connection's TLS errors may stay in the thread's queue for the next connection.
+            ERR_clear_error()
+            if error == SSL_ERROR_WANT_WRITE {
+                if closeNotifyEvent == nil {
+                    closeNotifyEvent = event_new(worker.base, fd, Int16(EV_WRITE), onCloseNotifyWritable, Unmanaged.passUnretained(self).toOpaque())
+                }
+                event_add(closeNotifyEvent, nil)
+                return
+            }
+        }
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Reads and drops what the client sent; closes when it has closed (or the connection broke).
+    fileprivate func discardInput() {
+        let fd = bufferevent_getfd(bufferEvent)
+        let clientClosed = withUnsafeTemporaryAllocation(byteCount: 16384, alignment: 1) { buffer -> Bool in
+            // Bounded, so that a client sending without pause does not hold the thread.
+            for _ in 0..<16 {
+                let count = recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                if count > 0 { continue }
+                return count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            }
+            return false
+        }
+        if clientClosed { close() }
     }
 
     func close() {
@@ -262,6 +364,11 @@ final class ConnectionDriver {
         closed = true
         handler?.connectionClosed()
         handler = nil
+        // The events on the socket go before the socket (closed by `bufferevent_free`).
+        if let discardEvent { event_free(discardEvent) }
+        discardEvent = nil
+        if let closeNotifyEvent { event_free(closeNotifyEvent) }
+        closeNotifyEvent = nil
         bufferevent_setcb(bufferEvent, nil, nil, nil, nil)
         bufferevent_free(bufferEvent)
         if let timer { event_free(timer) }
@@ -281,3 +388,7 @@ private let onReadable: bufferevent_data_cb = { _, context in driver(context).re
 private let onWritable: bufferevent_data_cb = { _, context in driver(context).writable() }
 private let onEvent: bufferevent_event_cb = { _, what, context in driver(context).event(what) }
 private let onTimer: event_callback_fn = { _, _, context in driver(context).timerFired() }
+private let onReadableWhileClosing: bufferevent_data_cb = { _, context in driver(context).readableWhileClosing() }
+private let onWritableWhileClosing: bufferevent_data_cb = { _, context in driver(context).writableWhileClosing() }
+private let onDiscardable: event_callback_fn = { _, _, context in driver(context).discardInput() }
+private let onCloseNotifyWritable: event_callback_fn = { _, _, context in driver(context).sendCloseNotifyAndFIN() }

@@ -271,8 +271,8 @@ final class HTTP2ServerSession {
 
     // MARK: - Answers
 
-    /// Submits the response for `streamID`: HEADERS, plus one DATA frame (END_STREAM) when there is a body.
-    /// Ignored when the stream is gone (client reset it, connection closing).
+    /// Submits the response for `streamID`: HEADERS, plus one DATA frame (END_STREAM) when there is a body and the
+    /// request was not HEAD. Ignored when the stream is gone (client reset it, connection closing).
     func respond(streamID: Int32, response: HTTPResponse) {
         precondition(!insideNGHTTP2, "respond(streamID:response:) called while nghttp2 is on the stack")
         // A request's stream carries its `StreamState` as nghttp2's stream user data (`beginHeaders`).
@@ -295,8 +295,11 @@ final class HTTP2ServerSession {
             fields.append(name: "content-length", decimal: response.body.count)
         }
         let session = session
+        // A response to HEAD carries no content (RFC 9110 §9.3.2): its `content-length` stays, its body is not sent.
+        // (Looked at only for a response with a body: never a 200.)
+        let sendsBody = !response.body.isEmpty && !Self.isHEAD(streamData)
         fields.withNameValues { nva in
-            if response.body.isEmpty {
+            if !sendsBody {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, nil)
             } else if let streamData {
                 // The body waits on the stream's state, which the read callback finds through the data source
@@ -316,6 +319,12 @@ final class HTTP2ServerSession {
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
             }
         }
+    }
+
+    /// Whether the request of the stream whose state is `streamData` (`beginHeaders`) is a HEAD request.
+    private static func isHEAD(_ streamData: UnsafeMutableRawPointer?) -> Bool {
+        guard let streamData else { return false }
+        return Unmanaged<StreamState>.fromOpaque(streamData).takeUnretainedValue().method == "HEAD"
     }
 
     /// Whether the HPACK encoder should add a response field to its dynamic table: yes the first time its name is

@@ -22,6 +22,12 @@ public struct TransportSettings: Sendable, Equatable {
     /// A stream whose request has not ended (END_STREAM) this many seconds after its HEADERS is reset with
     /// RST_STREAM(CANCEL) and its buffered body dropped.
     public var incompleteStreamTimeout: Double = 30
+    /// Once the server has said all it will say on a connection (GOAWAY and its streams finished, an idle timeout,
+    /// shutdown, a protocol error), it shuts down its write side (after TLS close_notify) and reads and discards what
+    /// the client still sends until the client closes, for at most this many seconds; then it closes. Closing at
+    /// once with client bytes unread makes the kernel reset the connection and drop answers already written
+    /// (RFC 9113 §6.8, RFC 9112 §9.6).
+    public var closeLingerTimeout: Double = 2
     /// Request-body bytes one connection may hold buffered across its unfinished streams; DATA beyond it resets
     /// that stream with RST_STREAM(REFUSED_STREAM), which senders retry.
     public var connectionBodyBufferLimit: Int = 8 << 20

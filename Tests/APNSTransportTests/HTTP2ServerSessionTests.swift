@@ -72,6 +72,20 @@ import Testing
         #expect(client.responses[bad]?.headers.contains(HeaderField("content-length", "20")) == true)
     }
 
+    @Test func anAnswerToHEADKeepsItsContentLengthAndSendsNoBody() {
+        let client = InMemoryClient()
+        let server = Self.makeServer()
+        let head = client.request(path: "/3/device/ab", chunks: nil, method: "HEAD")
+        shuttle(client, server)
+        server.respond(streamID: head, response: HTTPResponse(
+            status: 405, headers: [HeaderField("content-type", "application/json")], body: Array(#"{"reason":"MethodNotAllowed"}"#.utf8)))
+        shuttle(client, server)
+        #expect(client.responses[head]?.status == 405)
+        #expect(client.responses[head]?.ended == true)
+        #expect(client.responses[head]?.dataFrames == 0, "RFC 9110 §9.3.2: no content in an answer to HEAD")
+        #expect(client.responses[head]?.headers.contains(HeaderField("content-length", "29")) == true)
+    }
+
     @Test func manyStreamsAnsweredInReverseOrderEachGetTheirOwnAnswer() {
         let client = InMemoryClient()
         let server = Self.makeServer()

@@ -1,6 +1,7 @@
 """The admin API against a real `apns-mock serve` (the `server` fixture in conftest.py starts it with ports 0 and
 exposes `admin_url`, `tls_port`, `h2c_port`). Pushes go over h2c with curl (HTTP/2 prior knowledge)."""
 import json
+import socket
 import subprocess
 import threading
 import time
@@ -31,6 +32,24 @@ def test_health_answers_ok(server):
     status, content_type, body = get(server, "/api/health")
     assert status == 200 and content_type.startswith("application/json")
     assert json.loads(body)["status"] == "ok"
+
+
+def test_head_gets_the_get_answers_headers_and_no_body(server):
+    """RFC 9110 §9.3.2: no content in an answer to HEAD; its Content-Length is the GET answer's."""
+    path = "/api/deliveries?token=nobody"
+    _, _, get_body = get(server, path)
+    with socket.create_connection(("127.0.0.1", server.admin_port), timeout=30) as sock:
+        sock.sendall(f"HEAD {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.admin_port}\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        for _ in range(100):  # until the server closes (Connection: close)
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200")
+    assert f"Content-Length: {len(get_body)}".encode() in head.split(b"\r\n")
+    assert body == b"", f"HEAD answered with a body: {body[:80]!r}"
 
 
 def test_a_rejected_push_is_listed_filtered_and_explained(server):

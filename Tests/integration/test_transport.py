@@ -218,6 +218,21 @@ def test_apns_id_is_echoed_byte_for_byte_and_errors_are_one_json_data_frame(serv
     client.close()
 
 
+def test_head_is_answered_without_a_body_for_curl_and_nghttp(server, tmp_path):
+    """RFC 9110 §9.3.2: an answer to HEAD has no content. DATA after it is a stream error for HTTP/2 clients (curl
+    exits 92, nghttp resets the stream)."""
+    result = curl(["--http2", "--cacert", server.ca_path, "-I", f"https://localhost:{server.tls_port}/3/device/{DEVICE}"])
+    assert result.returncode == 0, result.stderr
+    status, headers, body = parse_curl(result.stdout)
+    assert status == 405 and body == ""
+    assert int(headers["content-length"]) > 0, "the length of the answer GET would have, without the body"
+    result = subprocess.run(["nghttp", "-v", "-H", ":method: HEAD", f"https://127.0.0.1:{server.tls_port}/3/device/{DEVICE}"],
+                            capture_output=True, timeout=20)
+    output = result.stdout.decode()
+    assert result.returncode == 0 and ":status: 405" in output, output
+    assert "send RST_STREAM" not in output and "recv DATA" not in output, output
+
+
 def test_a_100_kib_body_is_refused_without_killing_the_server(server):
     client = H2Client(server.tls_port, ca=server.ca_path)
     stream = client.request(f"/3/device/{DEVICE}", alert_headers(), b"{" + b" " * (100 * 1024) + b"}")

@@ -30,8 +30,15 @@ class Response:
 
 class H2Client:
     def __init__(self, port, tls=True, alpn=True, host="127.0.0.1", server_name="localhost", ca=None, timeout=10,
-                 cert=None):
-        raw = socket.create_connection((host, port), timeout=timeout)
+                 cert=None, receive_buffer=None):
+        if receive_buffer:  # a small socket receive buffer (set before connecting): a client that reads slowly
+            raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+            raw.settimeout(timeout)
+            raw.connect((host, port))
+        else:
+            raw = socket.create_connection((host, port), timeout=timeout)
+        self.local_port = raw.getsockname()[1]
         self.selected_alpn = None
         if tls:
             context = ssl.create_default_context(cafile=ca) if ca else ssl._create_unverified_context()
@@ -39,7 +46,8 @@ class H2Client:
                 context.set_alpn_protocols(["h2"])
             if cert:  # (certificate PEM, key PEM): certificate-based provider authentication
                 context.load_cert_chain(cert[0], cert[1])
-            self.sock = context.wrap_socket(raw, server_hostname=server_name)
+            # A TLS close without close_notify is an error (SSLEOFError), not a quiet end (`end` tells them apart).
+            self.sock = context.wrap_socket(raw, server_hostname=server_name, suppress_ragged_eofs=False)
             self.selected_alpn = self.sock.selected_alpn_protocol()
         else:
             self.sock = raw
@@ -51,6 +59,10 @@ class H2Client:
         self.goaway = None
         self.ping_acks = []
         self.closed = False
+        # How the connection ended: "eof" (the server closed cleanly: FIN, and close_notify on TLS), or the name of
+        # the error the socket raised (ConnectionResetError when the server reset it, SSLEOFError for a TLS
+        # connection closed without close_notify).
+        self.end = None
         self.conn.initiate_connection()
         self._flush()
 
@@ -112,8 +124,11 @@ class H2Client:
     def _receive_once(self):
         try:
             data = self.sock.recv(65536)
-        except (socket.timeout, ssl.SSLError, ConnectionResetError):
+            if not data:
+                self.end = "eof"
+        except (socket.timeout, ssl.SSLError, ConnectionResetError) as error:
             data = b""
+            self.end = type(error).__name__
         if not data:
             self.closed = True
             return
