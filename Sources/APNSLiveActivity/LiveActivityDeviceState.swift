@@ -69,22 +69,83 @@ public struct LiveActivityDeviceState: Sendable {
         return activity(slot: slot, now: now)
     }
 
+    /// The activities of `slots` as of `now` (time limits applied). The records are changed in `tokens` taken out
+    /// of `self` (as `receive` does): `applyTimeLimits(&self.tokens[slot])` is an access to `tokens` overlapping
+    /// the method's use of `self`, for which Swift copied the whole array once per activity (a listing of n
+    /// activities cost n², 20,000 activities minutes under the device's lock).
+    private mutating func activities(slots: some Sequence<Int>, now: Timestamp) -> [ActivitySnapshot] {
+        var tokens: [TokenRecord] = []
+        swap(&tokens, &self.tokens)
+        var shown: [ActivitySnapshot] = []
+        for slot in slots {
+            applyTimeLimits(&tokens[slot], now: now)
+            shown.append(snapshot(tokens[slot], now: now))
+        }
+        swap(&tokens, &self.tokens)
+        return shown
+    }
+
     private mutating func activity(slot: Int, now: Timestamp) -> ActivitySnapshot {
-        applyTimeLimits(&tokens[slot], now: now)
-        return snapshot(tokens[slot], now: now)
+        activities(slots: CollectionOfOne(slot), now: now)[0]
     }
 
     /// Every token's activity, in the order the tokens were first seen.
     public mutating func allActivities(now: Timestamp) -> [ActivitySnapshot] {
-        tokens.indices.map { activity(slot: $0, now: now) }
+        activities(slots: tokens.indices, now: now)
     }
 
-    /// Forgets every activity and timeline.
+    /// At most `limit` activities from `position` on (0 is the first token seen), in the order the tokens were
+    /// first seen, with the position of the next page. Costs time in what it returns, not in what the device holds.
+    public mutating func activities(from position: Int, limit: Int, now: Timestamp) -> ActivityPage {
+        let start = min(max(position, 0), tokens.count)
+        let end = start + min(max(limit, 0), tokens.count - start)
+        return ActivityPage(
+            activities: activities(slots: start..<end, now: now), next: end < tokens.count ? end : nil,
+            total: tokens.count, changeSequence: nextTimelineSequence)
+    }
+
+    /// The activities a push changed since `sequence` (an `ActivityPage.changeSequence` or
+    /// `ActivityChanges.changeSequence` read earlier), most recently changed first, at most `limit` of them.
+    /// `complete` is false when the device cannot tell every change apart: more than `limit` activities changed,
+    /// the device was reset, or the record of the oldest changes was trimmed (`timelineTotalLimit`); the reader
+    /// then loads a page again. Reads at most `maxChangesExamined` of the device's notes of changes.
+    public mutating func activities(changedSince sequence: Int, limit: Int, now: Timestamp) -> ActivityChanges {
+        var slots: [Int] = []
+        var seen = Set<Int32>()
+        var examined = 0
+        var reachedSequence = false
+        for note in timelineOrder.elements.reversed() {
+            if note.sequence < sequence {
+                reachedSequence = true
+                break
+            }
+            examined += 1
+            if examined > Self.maxChangesExamined { break }
+            if seen.insert(note.slot).inserted {
+                slots.append(Int(note.slot))
+                if slots.count > limit { break }
+            }
+        }
+        var complete = slots.count <= limit && examined <= Self.maxChangesExamined
+        if complete && !reachedSequence {
+            // Every note is newer than `sequence`: complete only if the oldest note is the change right after it.
+            complete = (timelineOrder.first?.sequence ?? nextTimelineSequence) == sequence
+        }
+        let shown = complete ? activities(slots: slots.filter { $0 < tokens.count }, now: now) : []
+        return ActivityChanges(activities: shown, complete: complete, changeSequence: nextTimelineSequence)
+    }
+
+    /// How many notes of changes `activities(changedSince:)` reads at most before it says "load a page again".
+    public static let maxChangesExamined = 10_000
+
+    /// Forgets every activity and timeline. The change sequence moves on, so a reader asking what changed since
+    /// before the reset is told to load a page again.
     public mutating func reset() {
         tokens = []
         table = TokenTable()
         timelineOrder = FrontDroppingArray()
         timelineEntries = 0
+        nextTimelineSequence += 1
     }
 
     /// Applies one push and returns what the device did. The token's record is taken out of the table while the
