@@ -21,6 +21,12 @@ public struct LiveActivityDeviceState: Sendable {
     /// The topic of the last token seen first: new tokens with the same topic share its storage rather than each
     /// keeping a copy (100,000 tokens of one app: ~7 MB).
     private var lastTopic = ""
+    /// Tokens forgotten because `configuration.tokenLimit` was reached (oldest first): a page's position is counted
+    /// from the first token ever seen, so a reader's cursor stays put when the oldest are forgotten.
+    var forgottenTokens = 0
+    /// The change sequence of the last time activities were forgotten (a reset, the token limit): a reader asking
+    /// what changed since before it is told to load a page again.
+    var forgottenAtSequence = 0
 
     struct TimelineSlot: Sendable {
         let slot: Int32
@@ -97,10 +103,10 @@ public struct LiveActivityDeviceState: Sendable {
     /// At most `limit` activities from `position` on (0 is the first token seen), in the order the tokens were
     /// first seen, with the position of the next page. Costs time in what it returns, not in what the device holds.
     public mutating func activities(from position: Int, limit: Int, now: Timestamp) -> ActivityPage {
-        let start = min(max(position, 0), tokens.count)
+        let start = min(max(position - forgottenTokens, 0), tokens.count)
         let end = start + min(max(limit, 0), tokens.count - start)
         return ActivityPage(
-            activities: activities(slots: start..<end, now: now), next: end < tokens.count ? end : nil,
+            activities: activities(slots: start..<end, now: now), next: end < tokens.count ? forgottenTokens + end : nil,
             total: tokens.count, changeSequence: nextTimelineSequence)
     }
 
@@ -126,7 +132,7 @@ public struct LiveActivityDeviceState: Sendable {
                 if slots.count > limit { break }
             }
         }
-        var complete = slots.count <= limit && examined <= Self.maxChangesExamined
+        var complete = slots.count <= limit && examined <= Self.maxChangesExamined && sequence > forgottenAtSequence
         if complete && !reachedSequence {
             // Every note is newer than `sequence`: complete only if the oldest note is the change right after it.
             complete = (timelineOrder.first?.sequence ?? nextTimelineSequence) == sequence
@@ -145,7 +151,28 @@ public struct LiveActivityDeviceState: Sendable {
         table = TokenTable()
         timelineOrder = FrontDroppingArray()
         timelineEntries = 0
+        forgottenTokens = 0
         nextTimelineSequence += 1
+        forgottenAtSequence = nextTimelineSequence
+    }
+
+    /// Makes room for one more token when `configuration.tokenLimit` are known: forgets the oldest tenth of them
+    /// (at least one), their activities and timelines, and indexes the rest again. O(tokens) once per tenth of the
+    /// limit of new tokens, so O(1) per new token on average.
+    mutating func makeRoomForNewToken() {
+        let limit = max(configuration.tokenLimit, 1)
+        guard tokens.count >= limit else { return }
+        let forgotten = min(tokens.count, max(1, limit / 10) + tokens.count - limit)
+        for record in tokens[..<forgotten] { timelineEntries -= record.timeline.count }
+        tokens.removeFirst(forgotten)
+        table = TokenTable(keys: table.keys.dropFirst(forgotten))
+        let shift = Int32(forgotten)
+        timelineOrder = FrontDroppingArray(timelineOrder.elements.compactMap { note in
+            note.slot >= shift ? TimelineSlot(slot: note.slot - shift, sequence: note.sequence) : nil
+        })
+        forgottenTokens += forgotten
+        nextTimelineSequence += 1
+        forgottenAtSequence = nextTimelineSequence
     }
 
     /// Applies one push and returns what the device did. The token's record is taken out of the table while the
@@ -173,6 +200,7 @@ public struct LiveActivityDeviceState: Sendable {
         _ push: LiveActivityPush, taking prepared: inout PreparedPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
         let key = prepared.key.text
+        if tokens.count >= configuration.tokenLimit, table.slot(of: prepared.key) == nil { makeRoomForNewToken() }
         // The token's record is changed where it is, in `tokens` taken out of `self` while the push is applied (an
         // array's reference, so it stays the only one and nothing is copied), so the record and the device's other
         // fields are written side by side: one hash lookup, and no swap of the whole record out of its slot and
@@ -259,6 +287,7 @@ public struct LiveActivityDeviceState: Sendable {
             adoptTimeline(of: &record, slot: slot)
             tokens[slot] = record
         } else {
+            makeRoomForNewToken()
             adoptTimeline(of: &record, slot: tokens.count)
             add(record, key: key)
         }

@@ -106,3 +106,31 @@ import Testing
         #expect(changes["complete"] == .bool(false))
     }
 }
+
+/// The device remembers at most `tokenLimit` tokens: a new one beyond it forgets the oldest tenth.
+@Suite struct LiveActivityTokenLimitTests {
+    typealias R = LiveActivityReadTests
+
+    @Test func aNewTokenBeyondTheLimitForgetsTheOldestTenthAndCursorsStayPut() throws {
+        let device = LiveActivityDevice(configuration: LiveActivityConfiguration(tokenLimit: 100))
+        for index in 0..<100 { _ = device.receive(R.push(index), now: R.now) }
+        let before = device.activities(from: 0, limit: 50, now: R.now)
+        #expect(before.total == 100)
+        _ = device.receive(R.push(100), now: R.now)
+        // Known tokens are pushed again without forgetting anything.
+        _ = device.receive(R.push(99), now: R.now)
+        let all = device.activities(from: 0, limit: 1_000, now: R.now)
+        #expect(all.total == 91)
+        #expect(all.activities.map(\.deviceToken) == (10...100).map(R.token))
+        #expect(device.activity(token: R.token(3), now: R.now) == nil)
+        #expect(device.activity(token: R.token(42), now: R.now)?.timeline.count == 1)
+        #expect(device.activity(token: R.token(99), now: R.now)?.timeline.count == 2)
+        // A cursor read before the oldest were forgotten still starts where it pointed.
+        let next = try #require(before.next)
+        #expect(device.activities(from: next, limit: 1, now: R.now).activities.first?.deviceToken == R.token(50))
+        // What changed since before they were forgotten cannot be told: load a page again.
+        #expect(!device.activities(changedSince: before.changeSequence, limit: 100, now: R.now).complete)
+        for index in 101..<1_000 { _ = device.receive(R.push(index), now: R.now) }
+        #expect(device.activities(from: 0, limit: 1, now: R.now).total <= 100)
+    }
+}
