@@ -75,6 +75,11 @@ public final class LiveActivityDevice: Sendable {
         state.withLock { $0.activities(changedSince: sequence, limit: limit, now: now) }
     }
 
+    /// The activity a push with `apnsID` just applied (`LiveActivityDeviceState.recentActivityToken`).
+    public func recentActivityToken(apnsID: String) -> String? {
+        state.withLock { $0.recentActivityToken(apnsID: apnsID) }
+    }
+
     /// Forgets every activity and timeline (the configuration stays).
     public func reset() {
         state.withLock { $0.reset() }

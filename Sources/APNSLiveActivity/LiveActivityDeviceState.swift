@@ -141,6 +141,19 @@ public struct LiveActivityDeviceState: Sendable {
         return ActivityChanges(activities: shown, complete: complete, changeSequence: nextTimelineSequence)
     }
 
+    /// The token of the activity (not a push-to-start token) whose newest timeline entry is the push `apnsID`,
+    /// among the tokens of the device's `notes` newest changes: the activity a push just applied started or
+    /// changed, found without reading every token.
+    public func recentActivityToken(apnsID: String, notes: Int = 64) -> String? {
+        for note in timelineOrder.elements.reversed().prefix(notes) {
+            let index = Int(note.slot)
+            guard index < tokens.count, tokens[index].activity.role == .activity,
+                  tokens[index].timeline.newest?.apnsID == apnsID else { continue }
+            return table.keys[index]
+        }
+        return nil
+    }
+
     /// How many notes of changes `activities(changedSince:)` reads at most before it says "load a page again".
     public static let maxChangesExamined = 10_000
 

@@ -104,11 +104,8 @@ final class BroadcastService: Sendable {
               let channelID = aps["input-push-channel"]?.stringValue,
               let channel = channels.channel(id: channelID), channel.environment == request.connection.environment
         else { return }
-        let now = clock.now()
-        let started = device.allActivities(now: now).first { snapshot in
-            snapshot.role == .activity && snapshot.timeline.contains { $0.apnsID == apnsID }
-        }
-        guard let token = started?.deviceToken else { return }
+        // The activity this push started: among the device's newest changes, not a copy of every activity.
+        guard let token = device.recentActivityToken(apnsID: apnsID) else { return }
         if channels.subscribe(activityToken: token, to: channelID) { save() }
     }
 

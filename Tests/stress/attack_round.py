@@ -580,7 +580,10 @@ def main():
             rows.append(run_attack(own, name, attack, size, True, normal_request))
             print_row(rows[-1])
         finally:
-            own.stop()
+            # A graceful stop saves every Live Activity it keeps (live-activities.json): up to tokenLimit of them.
+            began = time.monotonic()
+            own.stop(timeout=600)
+            rows[-1]["detail"] += f"; graceful stop {time.monotonic() - began:.1f} s"
     print()
     print(table(rows))
     if args.json:
