@@ -374,8 +374,12 @@ def push_distinct_tokens(server, count, first=0, token_header=None):
         for name, value in headers:
             command += ["-H", f"{name}: {value}"]
         result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
-    done = next((line for line in result.stdout.splitlines() if line.startswith("requests:")), result.stdout[-200:])
-    return result.returncode == 0, done.strip()
+    done = next((line for line in result.stdout.splitlines() if line.startswith("requests:")), "")
+    succeeded = int(done.split(" succeeded")[0].rsplit(" ", 1)[1]) if " succeeded" in done else 0
+    # The server opens each connection with MAX_CONCURRENT_STREAMS 1, as APNs does, and raises it after; h2load
+    # sends its first 100 streams before it reads that, so up to 99 of them may be refused (not retried by h2load).
+    ok = result.returncode == 0 and succeeded >= count - 99
+    return ok, f"{succeeded} of {count} answered 200" + ("" if ok else f" ({done or result.stdout[-200:]})")
 
 
 def read_every_activity(server, page_limit=1000):
@@ -399,7 +403,8 @@ def live_activity_listing(server, size):
     ok, pushed = push_distinct_tokens(server, count)
     server.listing_started = time.monotonic()
     read, seconds, slowest = read_every_activity(server)
-    held = ok and read >= count
+    total = admin(server, "/api/activities?limit=1")["total"]
+    held = ok and read == total and total >= count - 99
     return held, (f"{count} activities ({pushed}); every page read: {read} in {seconds:.2f} s, slowest page of 1000 "
                   f"{slowest * 1000:.0f} ms; the normal client here pushes Live Activity updates")
 
@@ -568,13 +573,13 @@ def main():
             own.stop()
     for name, attack, normal_request, token_limit in GROWTH:
         limit = 200_000
-        args = list(common)
+        server_args = list(common)
         if token_limit and size == 1:
             limit = token_limit
             config = pathlib.Path(tempfile.mkdtemp(prefix="apns-mock-attack-")) / "mock.json"
             config.write_text(json.dumps({"liveActivities": {"tokenLimit": limit}}))
-            args += ["--config", str(config)]
-        own = MockServer(args)
+            server_args += ["--config", str(config)]
+        own = MockServer(server_args)
         own.token_limit = limit
         try:
             rows.append(run_attack(own, name, attack, size, True, normal_request))
