@@ -7,8 +7,9 @@ public protocol AdminBackend: Sendable {
     /// `"server"`.
     func healthJSON() -> Data
     /// `GET /api/activities`: a JSON object, by convention `{"activities": [{"token", "attributesType", "state",
-    /// "updatedAt", ...}]}` (see docs/admin-api.md).
-    func activitiesJSON() -> Data
+    /// "updatedAt", ...}], "nextCursor", "total", "changeSequence"}`: one page, or what changed (see
+    /// docs/admin-api.md). Called on the admin thread: hold no lock a push needs while serializing.
+    func activitiesJSON(_ query: ActivityListQuery) -> Data
     /// `GET /api/activities/{token}`: a JSON object with `attributes`, `contentState` and `timeline`, or nil when
     /// the token has no activity (404).
     func activityJSON(token: String) -> Data?
@@ -16,6 +17,9 @@ public protocol AdminBackend: Sendable {
     func metricsText() -> String
     /// `GET /api/config/{section}`: the current settings of a section (`tokens`, `keys`, `faults`, ...).
     func config(section: String) -> AdminResponse
+    /// `GET /api/config/{section}` of a section that lists things (`channels`): one page. Default: the whole
+    /// section (`config(section:)`).
+    func config(section: String, page: AdminPage) -> AdminResponse
     /// `POST /api/config/{section}`: apply a change given as JSON; answer with a status and JSON.
     func updateConfig(section: String, body: Data) -> AdminResponse
     /// Why the server cannot do its job right now (for example, the delivery store fails), or nil: `/api/health`
@@ -25,6 +29,31 @@ public protocol AdminBackend: Sendable {
 
 extension AdminBackend {
     public var degradedReason: String? { nil }
+    public func config(section: String, page: AdminPage) -> AdminResponse { config(section: section) }
+}
+
+/// Where a paged admin read starts and how much it returns: `limit` (default `AdminRouter.defaultLimit`, at most
+/// `AdminRouter.maxLimit`) and `cursor`, the `nextCursor` of the page before (absent: the first page).
+public struct AdminPage: Sendable, Equatable {
+    public var limit: Int
+    /// The position to start from, as the previous page's `nextCursor` said; 0 for the first page.
+    public var position: Int
+
+    public init(limit: Int = AdminRouter.defaultLimit, position: Int = 0) {
+        self.limit = limit
+        self.position = position
+    }
+}
+
+/// `GET /api/activities`: a page, or (with `changed_since`) the activities pushes changed since a change sequence.
+public struct ActivityListQuery: Sendable, Equatable {
+    public var page: AdminPage
+    public var changedSince: Int?
+
+    public init(page: AdminPage = AdminPage(), changedSince: Int? = nil) {
+        self.page = page
+        self.changedSince = changedSince
+    }
 }
 
 /// An HTTP answer of the admin API.

@@ -76,7 +76,10 @@ public struct AdminRouter: Sendable {
         case ("GET", ["api", "deliveries", "export"]): return .respond(try export(query))
         case ("GET", let path) where path.count == 3 && path[0] == "api" && path[1] == "deliveries":
             return .respond(delivery(path[2]))
-        case ("GET", ["api", "activities"]): return .respond(.json(200, backend.activitiesJSON()))
+        case ("GET", ["api", "activities"]):
+            let changedSince = try integer(query, "changed_since").map { Int(clamping: $0) }
+            return .respond(.json(200, backend.activitiesJSON(
+                ActivityListQuery(page: try AdminPage(queryItems: query), changedSince: changedSince))))
         case ("GET", let path) where path.count == 3 && path[0] == "api" && path[1] == "activities":
             guard let json = backend.activityJSON(token: path[2]) else {
                 return .respond(.error(404, "no Live Activity for token \(path[2])"))
@@ -87,7 +90,7 @@ public struct AdminRouter: Sendable {
                 status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
                 body: Data(backend.metricsText().utf8)))
         case ("GET", let path) where path.count == 3 && path[0] == "api" && path[1] == "config":
-            return .respond(backend.config(section: path[2]))
+            return .respond(backend.config(section: path[2], page: try AdminPage(queryItems: query)))
         case ("POST", let path) where path.count == 3 && path[0] == "api" && path[1] == "config":
             return .respond(backend.updateConfig(section: path[2], body: body))
         case ("GET", []): return .respond(inspector.response(for: "index.html"))
@@ -164,6 +167,13 @@ public struct AdminRouter: Sendable {
             }
             writer.endArray()
             writer.field("latestId", latestID)
+            // The cursor of the next page: the last id listed, as `cursor` (or `before_id` / `after_id`) takes it.
+            if records.count == request.limit, let last = records.last {
+                writer.field("nextCursor", String(last.id))
+            } else {
+                writer.key("nextCursor")
+                writer.null()
+            }
             writer.endObject()
             return .json(200, Data(writer.bytes))
         } catch {
@@ -236,14 +246,42 @@ extension DeliveryQuery {
             }
             return number
         }
-        let limit = min(Int(try integer("limit") ?? Int64(AdminRouter.defaultLimit)), AdminRouter.maxLimit)
+        let limit = try AdminPage.limit(queryItems)
         let order: Order
         switch queryItems["order"].nonEmpty {
         case nil, "desc": order = .newestFirst
         case "asc": order = .oldestFirst
         case let other?: throw AdminParameterError("order must be asc or desc, got \(other)")
         }
-        self.init(filter: filter, afterID: try integer("after_id"), beforeID: try integer("before_id"), limit: limit,
-                  order: order)
+        // `cursor` (the previous page's `nextCursor`, the last id it listed) continues in the list's order.
+        let cursor = try integer("cursor")
+        var afterID = try integer("after_id")
+        var beforeID = try integer("before_id")
+        if let cursor {
+            if order == .newestFirst { beforeID = min(beforeID ?? cursor, cursor) } else { afterID = max(afterID ?? cursor, cursor) }
+        }
+        self.init(filter: filter, afterID: afterID, beforeID: beforeID, limit: limit, order: order)
+    }
+}
+
+extension AdminPage {
+    /// `limit` (default 100, at most 1000; more is clamped) and `cursor` (a previous page's `nextCursor`).
+    public init(queryItems: [String: String]) throws(AdminParameterError) {
+        let limit = try Self.limit(queryItems)
+        var position = 0
+        if let cursor = queryItems["cursor"].nonEmpty {
+            guard let value = Int(cursor), value >= 0 else {
+                throw AdminParameterError("cursor must be a nextCursor from an earlier page, got \(cursor)")
+            }
+            position = value
+        }
+        self.init(limit: limit, position: position)
+    }
+
+    static func limit(_ queryItems: [String: String]) throws(AdminParameterError) -> Int {
+        guard let text = queryItems["limit"].nonEmpty else { return AdminRouter.defaultLimit }
+        guard let value = Int64(text) else { throw AdminParameterError("limit must be an integer, got \(text)") }
+        guard value >= 0 else { throw AdminParameterError("limit must not be negative, got \(text)") }
+        return Int(min(value, Int64(AdminRouter.maxLimit)))
     }
 }

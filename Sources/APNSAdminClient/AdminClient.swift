@@ -20,8 +20,25 @@ public struct AdminClient: DeliveryReader, Sendable {
     /// `http://host:port` (IPv6 in brackets), for messages.
     public var baseURL: String { HTTP2Endpoint(host: host, port: port, useTLS: false).description }
 
-    /// `GET /api/deliveries` with a query.
+    /// The most records the server answers per request (`AdminRouter.maxLimit`).
+    public static let pageLimit = 1_000
+
+    /// `GET /api/deliveries` with a query; a `limit` above what the server answers at once (`pageLimit`) is read
+    /// page by page, each continuing after the last id of the one before, until `limit` records or the end.
     public func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
+        var records: [DeliveryRecord] = []
+        var page = query
+        while records.count < query.limit {
+            page.limit = min(query.limit - records.count, Self.pageLimit)
+            let fresh = try deliveriesPage(page)
+            records += fresh
+            guard fresh.count == page.limit, let last = fresh.last else { break }
+            if query.order == .newestFirst { page.beforeID = last.id } else { page.afterID = last.id }
+        }
+        return records
+    }
+
+    private func deliveriesPage(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
         var items = query.filter.queryItems
         items.append(("limit", String(query.limit)))
         items.append(("order", query.order.rawValue))

@@ -32,13 +32,18 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     /// Timeline entries kept across every token; the oldest are dropped first (as the delivery store keeps its
     /// newest 100,000 records). Bounds the device's memory however many tokens it sees.
     public var timelineTotalLimit: Int
+    /// Tokens the device remembers. A push to a new token when this many are known first forgets the oldest tenth
+    /// (first seen first), activities and timelines with them: a sender that sends to ever new tokens cannot grow
+    /// the device's memory without bound (docs/reliability.md).
+    public var tokenLimit: Int
+    public static let defaultTokenLimit = 200_000
 
     public init(
         schemas: [ActivitySchema] = [], priority10BudgetPerHour: Int = 10, frequentUpdatesBudgetPerHour: Int = 60,
         supportsFrequentUpdates: Bool = false, issuesUpdateTokens: Bool = false,
         futureTimestampTolerance: Double = Self.defaultFutureTimestampTolerance,
         activeLifetime: Double = 8 * 3600, totalLifetime: Double = 12 * 3600, endedDisplayDuration: Double = 4 * 3600,
-        timelineLimit: Int = 1000, timelineTotalLimit: Int = 100_000
+        timelineLimit: Int = 1000, timelineTotalLimit: Int = 100_000, tokenLimit: Int = Self.defaultTokenLimit
     ) {
         self.schemas = schemas
         self.priority10BudgetPerHour = priority10BudgetPerHour
@@ -51,6 +56,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
         self.endedDisplayDuration = endedDisplayDuration
         self.timelineLimit = timelineLimit
         self.timelineTotalLimit = timelineTotalLimit
+        self.tokenLimit = tokenLimit
     }
 
     /// The priority-10 budget in force.
@@ -61,7 +67,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey {
         case schemas, priority10BudgetPerHour, frequentUpdatesBudgetPerHour, supportsFrequentUpdates
         case issuesUpdateTokens, futureTimestampTolerance, activeLifetime, totalLifetime, endedDisplayDuration, timelineLimit
-        case timelineTotalLimit
+        case timelineTotalLimit, tokenLimit
     }
 
     public init(from decoder: any Decoder) throws {
@@ -85,6 +91,7 @@ public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
                 ?? defaults.endedDisplayDuration,
             timelineLimit: try container.decodeIfPresent(Int.self, forKey: .timelineLimit) ?? defaults.timelineLimit,
             timelineTotalLimit: try container.decodeIfPresent(Int.self, forKey: .timelineTotalLimit)
-                ?? defaults.timelineTotalLimit)
+                ?? defaults.timelineTotalLimit,
+            tokenLimit: try container.decodeIfPresent(Int.self, forKey: .tokenLimit) ?? defaults.tokenLimit)
     }
 }

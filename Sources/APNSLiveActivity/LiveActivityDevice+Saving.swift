@@ -38,6 +38,7 @@ extension LiveActivityDeviceState {
             let key = TokenKey(token.key)
             guard table.slot(of: key) == nil else { continue }
             var record = TokenRecord(snapshot: token.snapshot, priority10Deliveries: token.priority10Deliveries)
+            makeRoomForNewToken()
             adoptTimeline(of: &record, slot: tokens.count)
             add(record, key: key)
         }

@@ -64,6 +64,22 @@ public final class LiveActivityDevice: Sendable {
         state.withLock { $0.allActivities(now: now) }
     }
 
+    /// At most `limit` activities from `position` on, in the order the tokens were first seen. The lock is held
+    /// only while the page is copied out: the caller serializes it without the lock.
+    public func activities(from position: Int, limit: Int, now: Timestamp) -> ActivityPage {
+        state.withLock { $0.activities(from: position, limit: limit, now: now) }
+    }
+
+    /// The activities pushes changed since `sequence` (`LiveActivityDeviceState.activities(changedSince:)`).
+    public func activities(changedSince sequence: Int, limit: Int, now: Timestamp) -> ActivityChanges {
+        state.withLock { $0.activities(changedSince: sequence, limit: limit, now: now) }
+    }
+
+    /// The activity a push with `apnsID` just applied (`LiveActivityDeviceState.recentActivityToken`).
+    public func recentActivityToken(apnsID: String) -> String? {
+        state.withLock { $0.recentActivityToken(apnsID: apnsID) }
+    }
+
     /// Forgets every activity and timeline (the configuration stays).
     public func reset() {
         state.withLock { $0.reset() }

@@ -21,6 +21,12 @@ public struct LiveActivityDeviceState: Sendable {
     /// The topic of the last token seen first: new tokens with the same topic share its storage rather than each
     /// keeping a copy (100,000 tokens of one app: ~7 MB).
     private var lastTopic = ""
+    /// Tokens forgotten because `configuration.tokenLimit` was reached (oldest first): a page's position is counted
+    /// from the first token ever seen, so a reader's cursor stays put when the oldest are forgotten.
+    var forgottenTokens = 0
+    /// The change sequence of the last time activities were forgotten (a reset, the token limit): a reader asking
+    /// what changed since before it is told to load a page again.
+    var forgottenAtSequence = 0
 
     struct TimelineSlot: Sendable {
         let slot: Int32
@@ -69,22 +75,117 @@ public struct LiveActivityDeviceState: Sendable {
         return activity(slot: slot, now: now)
     }
 
+    /// The activities of `slots` as of `now` (time limits applied). The records are changed in `tokens` taken out
+    /// of `self` (as `receive` does): `applyTimeLimits(&self.tokens[slot])` is an access to `tokens` overlapping
+    /// the method's use of `self`, for which Swift copied the whole array once per activity (a listing of n
+    /// activities cost n², 20,000 activities minutes under the device's lock).
+    private mutating func activities(slots: some Sequence<Int>, now: Timestamp) -> [ActivitySnapshot] {
+        var tokens: [TokenRecord] = []
+        swap(&tokens, &self.tokens)
+        var shown: [ActivitySnapshot] = []
+        for slot in slots {
+            applyTimeLimits(&tokens[slot], now: now)
+            shown.append(snapshot(tokens[slot], now: now))
+        }
+        swap(&tokens, &self.tokens)
+        return shown
+    }
+
     private mutating func activity(slot: Int, now: Timestamp) -> ActivitySnapshot {
-        applyTimeLimits(&tokens[slot], now: now)
-        return snapshot(tokens[slot], now: now)
+        activities(slots: CollectionOfOne(slot), now: now)[0]
     }
 
     /// Every token's activity, in the order the tokens were first seen.
     public mutating func allActivities(now: Timestamp) -> [ActivitySnapshot] {
-        tokens.indices.map { activity(slot: $0, now: now) }
+        activities(slots: tokens.indices, now: now)
     }
 
-    /// Forgets every activity and timeline.
+    /// At most `limit` activities from `position` on (0 is the first token seen), in the order the tokens were
+    /// first seen, with the position of the next page. Costs time in what it returns, not in what the device holds.
+    public mutating func activities(from position: Int, limit: Int, now: Timestamp) -> ActivityPage {
+        let start = min(max(position - forgottenTokens, 0), tokens.count)
+        let end = start + min(max(limit, 0), tokens.count - start)
+        return ActivityPage(
+            activities: activities(slots: start..<end, now: now), next: end < tokens.count ? forgottenTokens + end : nil,
+            total: tokens.count, changeSequence: nextTimelineSequence)
+    }
+
+    /// The activities a push changed since `sequence` (an `ActivityPage.changeSequence` or
+    /// `ActivityChanges.changeSequence` read earlier), most recently changed first, at most `limit` of them.
+    /// `complete` is false when the device cannot tell every change apart: more than `limit` activities changed,
+    /// the device was reset, or the record of the oldest changes was trimmed (`timelineTotalLimit`); the reader
+    /// then loads a page again. Reads at most `maxChangesExamined` of the device's notes of changes.
+    public mutating func activities(changedSince sequence: Int, limit: Int, now: Timestamp) -> ActivityChanges {
+        var slots: [Int] = []
+        var seen = Set<Int32>()
+        var examined = 0
+        var reachedSequence = false
+        for note in timelineOrder.elements.reversed() {
+            if note.sequence < sequence {
+                reachedSequence = true
+                break
+            }
+            examined += 1
+            if examined > Self.maxChangesExamined { break }
+            if seen.insert(note.slot).inserted {
+                slots.append(Int(note.slot))
+                if slots.count > limit { break }
+            }
+        }
+        var complete = slots.count <= limit && examined <= Self.maxChangesExamined && sequence > forgottenAtSequence
+        if complete && !reachedSequence {
+            // Every note is newer than `sequence`: complete only if the oldest note is the change right after it.
+            complete = (timelineOrder.first?.sequence ?? nextTimelineSequence) == sequence
+        }
+        let shown = complete ? activities(slots: slots.filter { $0 < tokens.count }, now: now) : []
+        return ActivityChanges(activities: shown, complete: complete, changeSequence: nextTimelineSequence)
+    }
+
+    /// The token of the activity (not a push-to-start token) whose newest timeline entry is the push `apnsID`,
+    /// among the tokens of the device's `notes` newest changes: the activity a push just applied started or
+    /// changed, found without reading every token.
+    public func recentActivityToken(apnsID: String, notes: Int = 64) -> String? {
+        for note in timelineOrder.elements.reversed().prefix(notes) {
+            let index = Int(note.slot)
+            guard index < tokens.count, tokens[index].activity.role == .activity,
+                  tokens[index].timeline.newest?.apnsID == apnsID else { continue }
+            return table.keys[index]
+        }
+        return nil
+    }
+
+    /// How many notes of changes `activities(changedSince:)` reads at most before it says "load a page again".
+    public static let maxChangesExamined = 10_000
+
+    /// Forgets every activity and timeline. The change sequence moves on, so a reader asking what changed since
+    /// before the reset is told to load a page again.
     public mutating func reset() {
         tokens = []
         table = TokenTable()
         timelineOrder = FrontDroppingArray()
         timelineEntries = 0
+        forgottenTokens = 0
+        nextTimelineSequence += 1
+        forgottenAtSequence = nextTimelineSequence
+    }
+
+    /// Makes room for one more token when `configuration.tokenLimit` are known: forgets the oldest tenth of them
+    /// (at least one), their activities and timelines, and indexes the rest again. O(tokens) once per tenth of the
+    /// limit of new tokens, so O(1) per new token on average.
+    mutating func makeRoomForNewToken() {
+        let limit = max(configuration.tokenLimit, 1)
+        guard tokens.count >= limit else { return }
+        let forgotten = min(tokens.count, max(1, limit / 10) + tokens.count - limit)
+        for record in tokens[..<forgotten] { timelineEntries -= record.timeline.count }
+        tokens.removeFirst(forgotten)
+        table = TokenTable(keys: table.keys.dropFirst(forgotten))
+        let shift = Int32(forgotten)
+        timelineOrder = FrontDroppingArray(timelineOrder.elements.compactMap { note in
+            note.slot >= shift ? TimelineSlot(slot: note.slot - shift, sequence: note.sequence) : nil
+        })
+        forgottenTokens += forgotten
+        nextTimelineSequence += 1
+        forgottenAtSequence = nextTimelineSequence
     }
 
     /// Applies one push and returns what the device did. The token's record is taken out of the table while the
@@ -112,6 +213,7 @@ public struct LiveActivityDeviceState: Sendable {
         _ push: LiveActivityPush, taking prepared: inout PreparedPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
         let key = prepared.key.text
+        if tokens.count >= configuration.tokenLimit, table.slot(of: prepared.key) == nil { makeRoomForNewToken() }
         // The token's record is changed where it is, in `tokens` taken out of `self` while the push is applied (an
         // array's reference, so it stays the only one and nothing is copied), so the record and the device's other
         // fields are written side by side: one hash lookup, and no swap of the whole record out of its slot and
@@ -198,6 +300,7 @@ public struct LiveActivityDeviceState: Sendable {
             adoptTimeline(of: &record, slot: slot)
             tokens[slot] = record
         } else {
+            makeRoomForNewToken()
             adoptTimeline(of: &record, slot: tokens.count)
             add(record, key: key)
         }

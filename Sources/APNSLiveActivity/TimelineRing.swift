@@ -50,6 +50,9 @@ struct TimelineRing: Sendable {
         (0..<count).map { storage[(start + $0) % storage.count].entry }
     }
 
+    /// The newest entry (nil when empty).
+    var newest: TimelineEntry? { count > 0 ? storage[(start + count - 1) % storage.count].entry : nil }
+
     /// Slots allocated, used or not.
     var slotCount: Int { storage.count }
 

@@ -73,6 +73,13 @@ struct TokenTable: Sendable {
 
     var count: Int { keys.count }
 
+    init() {}
+
+    /// A table of `keys`, slot by slot in that order (a device that forgot its oldest tokens is indexed again).
+    init(keys: some Sequence<String>) {
+        for key in keys { append(TokenKey(key)) }
+    }
+
     func slot(of key: TokenKey) -> Int? {
         guard !buckets.isEmpty else { return nil }
         let mask = buckets.count - 1

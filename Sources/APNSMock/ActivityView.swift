@@ -111,7 +111,37 @@ struct ActivityView: Encodable {
     }
 }
 
-/// `GET /api/activities`.
+/// `GET /api/activities`: a page (`nextCursor`, null on the last page, and `total`) or, with `changed_since`,
+/// what changed (`complete`); `changeSequence` either way.
 struct ActivityList: Encodable {
     var activities: [ActivityView]
+    var changeSequence: Int
+    var nextCursor: String?
+    var total: Int?
+    var complete: Bool?
+
+    enum CodingKeys: String, CodingKey { case activities, changeSequence, nextCursor, total, complete }
+
+    init(
+        activities: [ActivityView], changeSequence: Int, nextCursor: String? = nil, total: Int? = nil,
+        complete: Bool? = nil
+    ) {
+        self.activities = activities
+        self.changeSequence = changeSequence
+        self.nextCursor = nextCursor
+        self.total = total
+        self.complete = complete
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(activities, forKey: .activities)
+        try container.encode(changeSequence, forKey: .changeSequence)
+        if let complete {
+            try container.encode(complete, forKey: .complete)
+        } else {
+            try container.encode(nextCursor, forKey: .nextCursor)
+            try container.encode(total, forKey: .total)
+        }
+    }
 }

@@ -104,11 +104,8 @@ final class BroadcastService: Sendable {
               let channelID = aps["input-push-channel"]?.stringValue,
               let channel = channels.channel(id: channelID), channel.environment == request.connection.environment
         else { return }
-        let now = clock.now()
-        let started = device.allActivities(now: now).first { snapshot in
-            snapshot.role == .activity && snapshot.timeline.contains { $0.apnsID == apnsID }
-        }
-        guard let token = started?.deviceToken else { return }
+        // The activity this push started: among the device's newest changes, not a copy of every activity.
+        guard let token = device.recentActivityToken(apnsID: apnsID) else { return }
         if channels.subscribe(activityToken: token, to: channelID) { save() }
     }
 
@@ -200,9 +197,12 @@ struct BroadcastFanOut: Sendable, Codable, Hashable {
     }
 }
 
-/// `GET /api/config/channels`: every live channel with its app, environment, storage policy, creation time and
-/// subscribed activities' tokens.
+/// `GET /api/config/channels`: one page of live channels with their app, environment, storage policy, creation
+/// time and subscribed activities' tokens (the first `maxSubscribersShown`; `subscriberCount` says how many), and
+/// the page's `nextCursor` and `total`.
 struct ChannelsView: Encodable {
+    static let maxSubscribersShown = 1_000
+
     struct Channel: Encodable {
         var id: String
         var bundleID: String
@@ -212,17 +212,31 @@ struct ChannelsView: Encodable {
         /// ISO 8601, UTC.
         var createdAt: String
         var subscribers: [String]
+        var subscriberCount: Int
     }
 
     var channels: [Channel]
+    var nextCursor: String?
+    var total: Int
 
-    init(channels: [BroadcastChannel]) {
+    enum CodingKeys: String, CodingKey { case channels, nextCursor, total }
+
+    init(page: ChannelRegistry.Page) {
         let format = ISO8601DateFormatter()
-        self.channels = channels.map {
+        channels = page.channels.map {
             Channel(
                 id: $0.id, bundleID: $0.bundleID, environment: $0.environment, storagePolicy: $0.storagePolicy.rawValue,
                 createdAt: format.string(from: Date(timeIntervalSince1970: $0.createdAt.secondsSinceEpoch)),
-                subscribers: $0.subscribers)
+                subscribers: Array($0.subscribers.prefix(Self.maxSubscribersShown)), subscriberCount: $0.subscribers.count)
         }
+        nextCursor = page.next.map(String.init)
+        total = page.total
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(channels, forKey: .channels)
+        try container.encode(nextCursor, forKey: .nextCursor)
+        try container.encode(total, forKey: .total)
     }
 }

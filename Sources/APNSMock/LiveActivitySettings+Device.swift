@@ -10,6 +10,7 @@ extension MockConfiguration.LiveActivitySettings {
             supportsFrequentUpdates: frequentUpdates ?? false,
             issuesUpdateTokens: issueUpdateTokens ?? false,
             timelineLimit: max(1, timelineLimit ?? defaults.timelineLimit),
-            timelineTotalLimit: max(1, timelineTotalLimit ?? defaults.timelineTotalLimit))
+            timelineTotalLimit: max(1, timelineTotalLimit ?? defaults.timelineTotalLimit),
+            tokenLimit: max(1, tokenLimit ?? defaults.tokenLimit))
     }
 }

@@ -74,8 +74,9 @@ final class MockAdminBackend: AdminBackend {
 
     var degradedReason: String? { storeHealth.degradedReason }
 
-    func activitiesJSON() -> Data {
-        liveActivities?.activitiesJSON(now: clock.now()) ?? AdminJSON.encode(ActivityList(activities: []))
+    func activitiesJSON(_ query: ActivityListQuery) -> Data {
+        liveActivities?.activitiesJSON(query, now: clock.now())
+            ?? AdminJSON.encode(ActivityList(activities: [], changeSequence: 0, total: 0))
     }
 
     func activityJSON(token: String) -> Data? {
@@ -85,6 +86,10 @@ final class MockAdminBackend: AdminBackend {
     func metricsText() -> String { metrics.prometheusText() }
 
     func config(section: String) -> AdminResponse {
+        config(section: section, page: AdminPage())
+    }
+
+    func config(section: String, page: AdminPage) -> AdminResponse {
         switch section {
         case "tokens": return encode(tokens.all())
         case "keys":
@@ -93,7 +98,9 @@ final class MockAdminBackend: AdminBackend {
                 bundleIDs: (keys?.bundleIDsByTeam ?? [:]).mapValues { $0.sorted() }))
         case "faults": return encode(scripted.engine.statuses.map(FaultStatusView.init))
         case "serverFaults": return encode(connectionFaults.current)
-        case "channels": return encode(ChannelsView(channels: channels?.allChannels ?? []))
+        case "channels":
+            let listed = channels?.channels(from: page.position, limit: page.limit) ?? ChannelRegistry.Page()
+            return encode(ChannelsView(page: listed))
         default: return .error(404, "unknown configuration section \(section): use tokens, keys or faults")
         }
     }

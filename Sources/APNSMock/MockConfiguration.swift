@@ -104,6 +104,8 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
         public var timelineLimit: Int?
         /// Timeline entries kept across every token (default 100,000): the oldest go first.
         public var timelineTotalLimit: Int?
+        /// Tokens the device remembers (default 200,000): a push to a new token beyond it forgets the oldest tenth.
+        public var tokenLimit: Int?
         /// Answer device-level drops with HTTP 400 and a mock-specific reason (NOT APNs behaviour).
         public var strict: Bool?
         public init() {}

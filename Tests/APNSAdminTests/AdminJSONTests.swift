@@ -49,8 +49,13 @@ import Testing
         let records = try [second, first].map { try #require(try store.delivery(id: $0)) }
         let expected = "{\"deliveries\":["
             + records.map { String(decoding: $0.jsonBytes(providerTokenAsObjects: true), as: UTF8.self) }.joined(separator: ",")
-            + "],\"latestId\":\(second)}"
+            + "],\"latestId\":\(second),\"nextCursor\":null}"
         #expect(try body(router(store), "GET", "/api/deliveries") == expected)
+        // A full page names the last id as the next page's cursor; that page holds the rest.
+        let full = try body(router(store), "GET", "/api/deliveries?limit=1")
+        #expect(full.hasSuffix(",\"latestId\":\(second),\"nextCursor\":\"\(second)\"}"))
+        let rest = try body(router(store), "GET", "/api/deliveries?limit=1&cursor=\(second)")
+        #expect(rest.contains("\"id\":\(first),") && rest.hasSuffix("\"nextCursor\":\"\(first)\"}"))
     }
 
     @Test func errorsAndResetAreSmallObjects() throws {

@@ -16,7 +16,7 @@ final class FakeBackend: AdminBackend {
     let metrics = Metrics()
 
     func healthJSON() -> Data { Data(#"{"listeners":["h2c"]}"#.utf8) }
-    func activitiesJSON() -> Data { Data(#"{"activities":[{"token":"aa11"}]}"#.utf8) }
+    func activitiesJSON(_ query: ActivityListQuery) -> Data { Data(#"{"activities":[{"token":"aa11"}]}"#.utf8) }
     func activityJSON(token: String) -> Data? { token == "aa11" ? Data(#"{"token":"aa11","timeline":[]}"#.utf8) : nil }
     func metricsText() -> String { metrics.prometheusText() }
     func config(section: String) -> AdminResponse { .json(200, configBodies.withLock { $0[section] } ?? Data("{}".utf8)) }

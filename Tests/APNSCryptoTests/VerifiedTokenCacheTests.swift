@@ -60,6 +60,23 @@ struct VerifiedTokenCacheTests {
         #expect(fixture.cache.lookup(tokens[3][...], now: fixture.clock.now()) != nil)
     }
 
+    @Test("a full cache frees a tenth of its capacity at once, the entries closest to expiry")
+    func makesRoomForATenth() throws {
+        let fixture = AuthFixture(cacheCapacity: 20)
+        try fixture.addKey("KEYAAAAAA1")
+        var tokens: [String] = []
+        for age in stride(from: 210.0, through: 0, by: -10) {  // 22 tokens, oldest (soonest to expire) first
+            let token = try fixture.token("KEYAAAAAA1", age: age)
+            tokens.append(token)
+            #expect(fixture.authenticator().authenticate(fixture.bearer(token)).isAccepted)
+            if tokens.count == 21 { #expect(fixture.cache.count == 19) }
+        }
+        #expect(fixture.cache.count == 20, "the 22nd token took a freed entry without evicting another")
+        let now = fixture.clock.now()
+        #expect(tokens[..<2].allSatisfy { fixture.cache.lookup($0[...], now: now) == nil })
+        #expect(tokens[2...].allSatisfy { fixture.cache.lookup($0[...], now: now) != nil })
+    }
+
     @Test("many threads authenticating at once agree and leave one entry per token")
     func concurrentUse() async throws {
         let fixture = AuthFixture()

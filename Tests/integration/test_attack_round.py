@@ -2,6 +2,7 @@
 full ones): each script exits non-zero when an attack did not hold or an acknowledged delivery was lost."""
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -21,7 +22,7 @@ def run(script, *args):
 def test_every_attack_of_the_short_round_holds_with_a_normal_client_served_alongside():
     status, output = run("attack_round.py", "--short")
     assert status == 0, output
-    assert "all 10 attacks held" in output
+    assert re.search(r"all \d+ attacks held", output) and "NOT HELD" not in output
 
 
 def test_three_kill_9_cycles_under_load_lose_no_acknowledged_delivery():

@@ -11,6 +11,7 @@ normal client kept being answered (no error, p99 under NORMAL_P99_LIMIT). Exits 
 import argparse
 import json
 import pathlib
+import select
 import socket
 import ssl
 import subprocess
@@ -86,8 +87,9 @@ class ProcessMeter:
 class NormalClient:
     """One sender pushing one request at a time on its own TLS connection, recording each latency."""
 
-    def __init__(self, server):
+    def __init__(self, server, request=None):
         self.server = server
+        self.request = request or (f"/3/device/{DEVICE}", HEADERS, b'{"aps":{"alert":"n"}}')
         self.latencies = []  # (finished at, seconds)
         self.errors = []
         self._stop = threading.Event()
@@ -102,7 +104,7 @@ class NormalClient:
                     client = H2Client(self.server.tls_port, ca=self.server.ca_path, timeout=5)
                     client.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 began = time.monotonic()
-                response = client.response(client.request(f"/3/device/{DEVICE}", HEADERS, b'{"aps":{"alert":"n"}}'))
+                response = client.response(client.request(*self.request))
                 if response.status != 200:
                     self.errors.append((time.monotonic(), f"status {response.status}"))
                     client = None
@@ -349,6 +351,131 @@ def admin_from_a_web_page(server, size):
     return statuses == [415, 403, 403] and faults_now == [], f"answers {statuses}, faults {faults_now}"
 
 
+# -- growth: what clients send must not grow the server without bound (docs/reliability.md, "Growth") ----------
+
+LA_TOPIC = BUNDLE + ".push-type.liveactivity"
+LA_HEADERS = [("authorization", f"bearer {TOKEN}"), ("apns-topic", LA_TOPIC), ("apns-push-type", "liveactivity")]
+LA_BODY = b'{"aps":{"timestamp":1767225600,"event":"update","content-state":{"n":1}}}'
+# The Live Activity sender beside the listing: one token pushed again and again.
+LIVE_ACTIVITY_REQUEST = (f"/3/device/{'c1' * 32}", LA_HEADERS, LA_BODY)
+
+
+def push_distinct_tokens(server, count, first=0, token_header=None):
+    """`count` Live Activity pushes over h2c, each to a token of its own (h2load, 100 streams in flight)."""
+    with tempfile.TemporaryDirectory() as directory:
+        uris = pathlib.Path(directory) / "uris"
+        uris.write_text("".join(f"http://127.0.0.1:{server.h2c_port}/3/device/{index:064x}\n"
+                                for index in range(first, first + count)))
+        body = pathlib.Path(directory) / "body"
+        body.write_bytes(LA_BODY)
+        headers = token_header or LA_HEADERS
+        # One connection: h2load starts every client at the top of the URI list.
+        command = ["h2load", "-n", str(count), "-c", "1", "-m", "100", "-i", str(uris), "-d", str(body)]
+        for name, value in headers:
+            command += ["-H", f"{name}: {value}"]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+    done = next((line for line in result.stdout.splitlines() if line.startswith("requests:")), "")
+    succeeded = int(done.split(" succeeded")[0].rsplit(" ", 1)[1]) if " succeeded" in done else 0
+    # The server opens each connection with MAX_CONCURRENT_STREAMS 1, as APNs does, and raises it after; h2load
+    # sends its first 100 streams before it reads that, so up to 99 of them may be refused (not retried by h2load).
+    ok = result.returncode == 0 and succeeded >= count - 99
+    return ok, f"{succeeded} of {count} answered 200" + ("" if ok else f" ({done or result.stdout[-200:]})")
+
+
+def read_every_activity(server, page_limit=1000):
+    """Pages through GET /api/activities; returns (activities read, seconds, slowest page in seconds)."""
+    read, cursor, slowest, began = 0, None, 0.0, time.monotonic()
+    for _ in range(10_000):
+        started = time.monotonic()
+        page = admin(server, f"/api/activities?limit={page_limit}" + (f"&cursor={cursor}" if cursor else ""))
+        slowest = max(slowest, time.monotonic() - started)
+        read += len(page["activities"])
+        cursor = page["nextCursor"]
+        if cursor is None:
+            break
+    return read, time.monotonic() - began, slowest
+
+
+def live_activity_listing(server, size):
+    """N activities on the device, then every page of GET /api/activities read while a Live Activity sender
+    pushes alongside (this row's normal client): the read never holds the device while it serializes."""
+    count = 5_000 if size == 1 else 100_000
+    ok, pushed = push_distinct_tokens(server, count)
+    server.listing_started = time.monotonic()
+    read, seconds, slowest = read_every_activity(server)
+    total = admin(server, "/api/activities?limit=1")["total"]
+    held = ok and read == total and total >= count - 99
+    return held, (f"{count} activities ({pushed}); every page read: {read} in {seconds:.2f} s, slowest page of 1000 "
+                  f"{slowest * 1000:.0f} ms; the normal client here pushes Live Activity updates")
+
+
+def distinct_tokens_beyond_the_limit(server, size):
+    """A sender pushing to ever new Live Activity tokens: the device keeps at most `tokenLimit` of them."""
+    count = 30_000 if size == 1 else 1_000_000
+    meter = ProcessMeter(server.process.pid)
+    before = meter.rss_kib() / 1024
+    began = time.monotonic()
+    ok, pushed = push_distinct_tokens(server, count, first=1 << 40)
+    seconds = time.monotonic() - began
+    after = meter.rss_kib() / 1024
+    total = admin(server, "/api/activities?limit=1")["total"]
+    held = ok and total <= server.token_limit
+    return held, (f"{count} distinct tokens ({pushed}) in {seconds:.1f} s ({seconds / count * 1e6:.0f} µs each): device "
+                  f"keeps {total} (tokenLimit {server.token_limit}), RSS {before:.0f} → {after:.0f} MiB")
+
+
+def unknown_key_ids(server, size):
+    """Provider tokens naming key ids nobody registered: each answered 403 InvalidProviderToken, none kept."""
+    count = 2_000 if size == 1 else 100_000
+    meter = ProcessMeter(server.process.pid)
+    before = meter.rss_kib() / 1024
+    client = H2Client(server.tls_port, ca=server.ca_path, timeout=10)
+    statuses = {}
+    began = time.monotonic()
+    for index in range(count):
+        token = pyjwt_token(key_id=f"K{index:09d}"[:10])
+        headers = [("authorization", f"bearer {token}"), ("apns-topic", BUNDLE), ("apns-push-type", "alert")]
+        status = client.response(client.request(f"/3/device/{DEVICE}", headers, b'{"aps":{"alert":"x"}}')).status
+        statuses[status] = statuses.get(status, 0) + 1
+        if client.closed:
+            client = H2Client(server.tls_port, ca=server.ca_path, timeout=10)
+    seconds = time.monotonic() - began
+    client.close()
+    after = meter.rss_kib() / 1024
+    return statuses == {403: count}, (f"{count} unknown key ids: answers {statuses}, {seconds / count * 1e6:.0f} µs "
+                                      f"each, RSS {before:.0f} → {after:.0f} MiB")
+
+
+def parked_long_polls(server, size):
+    """More long polls than the admin server parks: the first 64 wait, the rest are answered 503 at once."""
+    count = 100 if size == 1 else 400
+    sockets, statuses = [], {}
+    request = (f"GET /api/deliveries/wait?token={'ff' * 32}&timeout_ms=20000 HTTP/1.1\r\n"
+               f"Host: 127.0.0.1:{server.admin_port}\r\n\r\n").encode()
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", server.admin_port), timeout=10)
+        sock.sendall(request)
+        sockets.append(sock)
+    # The refused ones answer at once; wait (bounded) until every one beyond the 64 parked has, then the rest
+    # (still silent) are the parked ones.
+    waiting = set(sockets)
+    deadline = time.monotonic() + 30
+    while len(waiting) > 64 and time.monotonic() < deadline:
+        readable, _, _ = select.select(list(waiting), [], [], 1.0)
+        for sock in readable:
+            waiting.discard(sock)
+            try:
+                status = int(sock.recv(64).split()[1])
+            except (OSError, IndexError, ValueError):
+                status = "closed"
+            statuses[status] = statuses.get(status, 0) + 1
+    statuses["parked"] = len(waiting)
+    for sock in sockets:
+        sock.close()
+    health = admin(server, "/api/health")["status"]
+    return statuses.get("parked") == 64 and statuses.get(503) == count - 64, f"{count} long polls: {statuses}, health {health}"
+
+
 def admin(server, path):
     with urllib.request.urlopen(server.admin_url + path, timeout=10) as response:
         return json.loads(response.read())
@@ -369,9 +496,17 @@ OWN_SERVER = [
     ("descriptor limit reached", descriptor_exhaustion, True),
     ("store cannot write (disk full)", store_cannot_write, False),
 ]
+# Growth bounds, each on a server of its own: (name, attack, normal client's request or None for alerts,
+# the Live Activity token limit of the short round or None; the full round keeps the default).
+GROWTH = [
+    ("Live Activity listing during Live Activity pushes", live_activity_listing, LIVE_ACTIVITY_REQUEST, None),
+    ("distinct Live Activity tokens beyond the limit", distinct_tokens_beyond_the_limit, None, 10_000),
+    ("provider tokens with unknown key ids", unknown_key_ids, None, None),
+    ("long polls beyond the parking limit", parked_long_polls, None, None),
+]
 
 
-def run_attack(server, name, attack, size, with_normal=True):
+def run_attack(server, name, attack, size, with_normal=True, normal_request=None):
     if not with_normal:
         meter = ProcessMeter(server.process.pid)
         start = time.monotonic()
@@ -380,7 +515,7 @@ def run_attack(server, name, attack, size, with_normal=True):
         return {"attack": name, "held": held and server.process.poll() is None, "cpu": meter.cpu_percent,
                 "rss_mib": meter.peak_rss_kib / 1024, "p99_ms": float("nan"), "pushes": 0,
                 "seconds": time.monotonic() - start, "detail": detail + " (no normal client: every push fails here)"}
-    normal = NormalClient(server)
+    normal = NormalClient(server, normal_request)
     for _ in range(500):  # wait (bounded) for the normal client's first answer
         if normal.latencies or normal.errors:
             break
@@ -393,6 +528,8 @@ def run_attack(server, name, attack, size, with_normal=True):
         except Exception as error:  # an attack that crashes its own client still gets a row
             held, detail = False, f"attack client failed: {error!r}"
     end = time.monotonic()
+    # An attack that prepares before it attacks says when the attack began (the p99 is of that window).
+    start = getattr(server, "listing_started", start)
     for _ in range(300):  # let the normal client finish the push in flight
         if any(at > end for at, _ in normal.latencies) or normal.errors:
             break
@@ -434,6 +571,24 @@ def main():
             print_row(rows[-1])
         finally:
             own.stop()
+    for name, attack, normal_request, token_limit in GROWTH:
+        limit = 200_000
+        server_args = list(common)
+        if token_limit and size == 1:
+            limit = token_limit
+            config = pathlib.Path(tempfile.mkdtemp(prefix="apns-mock-attack-")) / "mock.json"
+            config.write_text(json.dumps({"liveActivities": {"tokenLimit": limit}}))
+            server_args += ["--config", str(config)]
+        own = MockServer(server_args)
+        own.token_limit = limit
+        try:
+            rows.append(run_attack(own, name, attack, size, True, normal_request))
+            print_row(rows[-1])
+        finally:
+            # A graceful stop saves every Live Activity it keeps (live-activities.json): up to tokenLimit of them.
+            began = time.monotonic()
+            own.stop(timeout=600)
+            rows[-1]["detail"] += f"; graceful stop {time.monotonic() - began:.1f} s"
     print()
     print(table(rows))
     if args.json:

@@ -81,21 +81,84 @@ function outcomeClass(outcome) {
   return "outcome-" + (deviceHandling(outcome) || "other");
 }
 
-async function loadActivities() {
-  const data = await (await api("/api/activities")).json();
+// The list loads a page at a time (GET /api/activities?limit&cursor) and then follows what pushes changed
+// (changed_since), never the whole list again after every push: a device with 100,000 activities stays one
+// page in the browser and one page of work for the server.
+const ACTIVITY_PAGE = 200;
+Object.assign(activityState, { nextCursor: null, changeSequence: null, total: 0 });
+
+function activityRow(a) {
+  const row = el("tr", { "data-token": a.token, class: a.token === activityState.selected ? "selected" : "" },
+    el("td", { class: "mono", title: a.token || "" }, shortToken(a.token)),
+    el("td", {}, a.attributesType || ""),
+    el("td", { class: "state state-" + a.state }, a.state),
+    el("td", { class: "mono" }, a.updatedAt ? describeValue("updatedAt", a.updatedAt) : ""));
+  row.addEventListener("click", () => showActivity(a.token));
+  return row;
+}
+
+// The "more" button under the list, made here so the page's markup stays as it is.
+function activityMoreButton() {
+  let button = document.getElementById("activities-more");
+  if (!button) {
+    button = el("button", { id: "activities-more", type: "button", class: "more" });
+    button.addEventListener("click", () => loadMoreActivities().catch(() => {}));
+    document.getElementById("activities").after(button);
+  }
+  return button;
+}
+
+function showActivityCount() {
   const body = document.querySelector("#activities tbody");
-  const rows = (data.activities || []).map((a) => {
-    const row = el("tr", { "data-token": a.token, class: a.token === activityState.selected ? "selected" : "" },
-      el("td", { class: "mono", title: a.token || "" }, shortToken(a.token)),
-      el("td", {}, a.attributesType || ""),
-      el("td", { class: "state state-" + a.state }, a.state),
-      el("td", { class: "mono" }, a.updatedAt ? describeValue("updatedAt", a.updatedAt) : ""));
-    row.addEventListener("click", () => showActivity(a.token));
-    return row;
-  });
-  body.replaceChildren(...rows);
-  document.getElementById("activities-empty").hidden = rows.length > 0;
+  document.getElementById("activities-empty").hidden = body.children.length > 0;
+  const button = activityMoreButton();
+  button.hidden = activityState.nextCursor === null;
+  button.textContent = "Load more (" + body.children.length + " of " + activityState.total + " shown)";
+}
+
+async function loadActivities() {
+  const data = await (await api("/api/activities?limit=" + ACTIVITY_PAGE)).json();
+  document.querySelector("#activities tbody").replaceChildren(...(data.activities || []).map(activityRow));
+  activityState.nextCursor = data.nextCursor ?? null;
+  activityState.changeSequence = data.changeSequence ?? null;
+  activityState.total = data.total ?? 0;
+  showActivityCount();
   loadChannels().catch(() => {});
+}
+
+async function loadMoreActivities() {
+  if (activityState.nextCursor === null) return;
+  const params = new URLSearchParams({ limit: String(ACTIVITY_PAGE), cursor: activityState.nextCursor });
+  const data = await (await api("/api/activities?" + params)).json();
+  const body = document.querySelector("#activities tbody");
+  const shown = new Set([...body.children].map((row) => row.getAttribute("data-token")));
+  body.append(...(data.activities || []).filter((a) => !shown.has(a.token)).map(activityRow));
+  activityState.nextCursor = data.nextCursor ?? null;
+  activityState.total = data.total ?? activityState.total;
+  showActivityCount();
+}
+
+// Redraws only the rows of the activities pushes changed since the last look; a token not shown yet joins the
+// list once every page is loaded (else it is on a page still to load). When the server cannot tell the changes
+// apart (too many, a reset), the first page is loaded again.
+async function refreshChangedActivities() {
+  if (activityState.changeSequence === null) return loadActivities();
+  const params = new URLSearchParams({ changed_since: String(activityState.changeSequence), limit: String(ACTIVITY_PAGE) });
+  const data = await (await api("/api/activities?" + params)).json();
+  if (!data.complete) return loadActivities();
+  activityState.changeSequence = data.changeSequence;
+  const body = document.querySelector("#activities tbody");
+  for (const a of data.activities || []) {
+    const row = [...body.children].find((r) => r.getAttribute("data-token") === a.token);
+    if (row) {
+      row.replaceWith(activityRow(a));
+    } else if (activityState.nextCursor === null) {
+      body.append(activityRow(a));
+      activityState.total = Math.max(activityState.total, body.children.length);
+    }
+  }
+  showActivityCount();
+  if ((data.activities || []).length > 0) loadChannels().catch(() => {});
 }
 
 // Broadcast channels (GET /api/config/channels) with the activities subscribed to each; a subscriber opens its
@@ -257,7 +320,7 @@ async function followActivities() {
         const latest = await (await api("/api/deliveries?limit=1")).json();
         activityState.latestId = Math.max(activityState.latestId, latest.latestId || 0);
         if (!document.getElementById("view-activities").hidden) {
-          await loadActivities();
+          await refreshChangedActivities();
           if (activityState.selected) await showActivity(activityState.selected);
         }
       } else if (response.status !== 204) {

@@ -4,7 +4,7 @@ import Synchronization
 /// Verified provider tokens shared by every connection, keyed by the token text, so that steady-state
 /// authentication is a hash lookup instead of an ECDSA verification.
 ///
-/// Bounded: at capacity, expired entries go first, then the one closest to expiry. An entry expires when its token
+/// Bounded: at capacity, expired entries go first, then those closest to expiry until a tenth is free. An entry expires when its token
 /// does (`iat` + the token lifetime). Clients reuse one token for 20–60 minutes across many connections
 /// (A-TOKEN), so a few thousand entries cover a busy mock; kalyke's token-per-push costs one verification each.
 /// Thread-safe.
@@ -87,11 +87,14 @@ public final class VerifiedTokenCache: Sendable {
         }
     }
 
+    /// Drops the expired entries, then those closest to expiry until a tenth of the capacity is free (at least one
+    /// entry): a sender minting a token per push (kalyke) fills the cache for good, and freeing one entry at a time
+    /// scanned and copied every entry on each of its pushes; a tenth at once costs that scan once per tenth.
     private static func makeRoom(in entries: inout [String: Entry], capacity: Int, now: Timestamp) {
         entries = entries.filter { now < $0.value.expiresAt }
-        guard entries.count >= capacity else { return }
-        if let soonest = entries.min(by: { $0.value.expiresAt < $1.value.expiresAt }) {
-            entries.removeValue(forKey: soonest.key)
-        }
+        let kept = capacity - max(1, capacity / 10)
+        guard entries.count > kept else { return }
+        let soonest = entries.sorted { $0.value.expiresAt < $1.value.expiresAt }.prefix(entries.count - kept)
+        for (key, _) in soonest { entries.removeValue(forKey: key) }
     }
 }

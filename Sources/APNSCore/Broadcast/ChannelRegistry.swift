@@ -93,6 +93,32 @@ public final class ChannelRegistry: Sendable {
         state.withLock { $0.channels.filter { $0.bundleID == bundleID && $0.environment == environment } }
     }
 
+    /// At most `limit` live channels from `position` on, in creation order (the channels' arrays are shared with the
+    /// registry, not copied, while the lock is held).
+    public func channels(from position: Int, limit: Int) -> Page {
+        state.withLock { snapshot in
+            let start = min(max(position, 0), snapshot.channels.count)
+            let end = start + min(max(limit, 0), snapshot.channels.count - start)
+            return Page(
+                channels: Array(snapshot.channels[start..<end]), next: end < snapshot.channels.count ? end : nil,
+                total: snapshot.channels.count)
+        }
+    }
+
+    /// One page of channels (`channels(from:limit:)`).
+    public struct Page: Sendable {
+        public var channels: [BroadcastChannel] = []
+        /// Where the next page starts; nil on the last page.
+        public var next: Int?
+        public var total = 0
+
+        public init(channels: [BroadcastChannel] = [], next: Int? = nil, total: Int = 0) {
+            self.channels = channels
+            self.next = next
+            self.total = total
+        }
+    }
+
     /// Every live channel, in creation order.
     public var allChannels: [BroadcastChannel] { state.withLock { $0.channels } }
 

@@ -42,6 +42,7 @@ indirect enum ConfigurationKeySchema: Sendable {
             "sources": .array(.value), "schemaFiles": .array(.value), "schemas": .open, "budgetPerHour": .value,
             "frequentUpdates": .value, "issueUpdateTokens": .value, "strict": .value, "timelineLimit": .value,
             "timelineTotalLimit": .value,
+            "tokenLimit": .value,
         ]),
         "retention": .object(["maxDeliveries": .value, "maxAgeSeconds": .value]),
         // Each spec is also decoded strictly by `FaultSpec` (exact errors for values and nested keys).
