@@ -22,6 +22,11 @@ public struct AdminClient: DeliveryReader, Sendable {
 
     /// `GET /api/deliveries` with a query.
     public func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
+        try deliveryPage(query).records
+    }
+
+    /// `GET /api/deliveries` with a query, with the rows the server left out (`undecodable`).
+    public func deliveryPage(_ query: DeliveryQuery) throws -> DeliveryPage {
         var items = query.filter.queryItems
         items.append(("limit", String(query.limit)))
         items.append(("order", query.order.rawValue))
@@ -29,7 +34,8 @@ public struct AdminClient: DeliveryReader, Sendable {
         if let beforeID = query.beforeID { items.append(("before_id", String(beforeID))) }
         let (status, body) = try get("/api/deliveries", items)
         try Self.expect(200, status, body)
-        return try JSONDecoding.decode(DeliveryList.self, from: body).deliveries
+        let list = try JSONDecoding.decode(DeliveryList.self, from: body)
+        return DeliveryPage(records: list.deliveries, undecodable: list.undecodable ?? [])
     }
 
     /// `GET /api/deliveries/{id}`; nil on 404.
@@ -74,6 +80,7 @@ public struct AdminClient: DeliveryReader, Sendable {
     private struct DeliveryList: Decodable {
         let deliveries: [DeliveryRecord]
         let latestId: Int64
+        let undecodable: [UndecodableDelivery]?
     }
 
     private func get(_ path: String, _ items: [(String, String)], timeout: TimeInterval = 30) throws -> (Int, Data) {

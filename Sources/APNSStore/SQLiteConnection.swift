@@ -208,6 +208,16 @@ final class SQLiteConnection {
 
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
+        /// The column's value as stored (a copy), to bind elsewhere (a row copied into another file).
+        func value(_ column: Int32) -> SQLiteValue {
+            switch sqlite3_column_type(statement, column) {
+            case SQLITE_NULL: .null
+            case SQLITE_INTEGER: .integer(int64(column))
+            case SQLITE_TEXT: .text(String(decoding: bytes(column), as: UTF8.self))
+            default: .blob(bytes(column))
+            }
+        }
+
         func bytes(_ column: Int32) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(statement, column))
             guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
