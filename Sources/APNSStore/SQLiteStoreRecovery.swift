@@ -63,6 +63,9 @@ public enum SQLiteStoreRecovery {
         var salvage = Salvage(aside: aside, fresh: fresh)
         do throws(DeliveryStoreError) {
             let source = try SQLiteConnection(path: scratch, mode: .readWrite)
+            // Reads past a file shorter than its header says (a truncated file) instead of refusing it whole; the
+            // scratch copy is only read.
+            try source.execute("PRAGMA writable_schema=ON")
             let blocks = try SQLiteBlocks(source).blocks
             for (index, block) in blocks.enumerated() {
                 // The highest id the table may hold: the next table's first less one; for the last, its highest id
