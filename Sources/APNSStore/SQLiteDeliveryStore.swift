@@ -39,6 +39,9 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     private let closed = Atomic<Bool>(false)
     /// What is wrong with the store (`DeliveryStore.problems`).
     private let knownProblems = Locked(StoreProblems())
+    /// Decodes every row once after the store opens (`decodeEveryRow`), so health names a bad row before a read
+    /// trips over it; `close()` stops and joins it.
+    private let rowCheck = Locked<JoinableThread?>(nil)
     /// The file.
     public let path: String
 
@@ -119,6 +122,12 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
             throw .sqlite(code: 1, message: "\(error)")
         }
         knownProblems.withLock { $0.openNotes = notes }
+        let thread = try? JoinableThread(name: "apns-store-check") { [weak self] in
+            guard let self else { return }
+            let rows = try? self.decodeEveryRow()
+            if let rows { self.knownProblems.withLock { $0.add(undecodable: rows.undecodable) } }
+        }
+        rowCheck.withLock { $0 = thread }
     }
 
     /// Opens `directory/deliveries.sqlite`, creating the directory if needed.
@@ -203,20 +212,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         } catch where error.isDamage {
             problems = ["\(error)"]
         }
-        var undecodable: [UndecodableDelivery] = []
-        var rows = 0
-        var afterID: Int64 = 0
-        while problems.isEmpty {
-            let page = try withReader { reader throws(DeliveryStoreError) in
-                try reader.deliveryPage(
-                    DeliveryQuery(filter: .all, afterID: afterID, limit: exportPageSize, order: .oldestFirst))
-            }
-            rows += page.records.count + page.undecodable.count
-            undecodable += page.undecodable
-            let last = max(page.records.last?.id ?? 0, page.undecodable.last?.id ?? 0)
-            guard last > afterID else { break }
-            afterID = last
-        }
+        let (rows, undecodable) = problems.isEmpty ? try decodeEveryRow() : (0, [])
         knownProblems.withLock { known in
             known.checkFailures = problems
             if problems.isEmpty {
@@ -259,9 +255,30 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
 
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        rowCheck.withLock { $0 }?.join()
         queue.close()
         writerThread.join()
         signal.close()
+    }
+
+    /// Reads every visible row, a page at a time (reads and pushes go on between pages), until the store closes;
+    /// returns how many rows it read and those it could not decode. ~10 s for 100,000 rows on a debug build.
+    private func decodeEveryRow() throws(DeliveryStoreError) -> (rows: Int, undecodable: [UndecodableDelivery]) {
+        var undecodable: [UndecodableDelivery] = []
+        var rows = 0
+        var afterID: Int64 = 0
+        while !closed.load(ordering: .acquiring) {
+            let page = try withReader { reader throws(DeliveryStoreError) in
+                try reader.deliveryPage(
+                    DeliveryQuery(filter: .all, afterID: afterID, limit: exportPageSize, order: .oldestFirst))
+            }
+            rows += page.records.count + page.undecodable.count
+            undecodable += page.undecodable
+            let last = max(page.records.last?.id ?? 0, page.undecodable.last?.id ?? 0)
+            guard last > afterID else { break }
+            afterID = last
+        }
+        return (rows, undecodable)
     }
 
     /// Runs a read; a read that finds the file damaged, or a row it cannot decode, is remembered in `problems`.

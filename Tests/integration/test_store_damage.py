@@ -160,3 +160,18 @@ def test_frames_a_truncated_wal_drops_are_reported_when_the_store_opens(start_se
     assert "write-ahead log" in again.stderr and "a partial frame of" in again.stderr, again.stderr
     notes = get_json(again, "/api/health")["storeNotes"]
     assert any("write-ahead log" in note for note in notes)
+
+
+def test_the_inspector_status_dot_says_the_store_is_degraded_naming_the_row(store_copy, start_server):
+    from test_inspector import CHROMIUM, Browser
+    if CHROMIUM is None:
+        pytest.fail("chromium is not installed (Debian package `chromium`)")
+    damage.replace_record(store_copy, 42)
+    server = start_server(data_dir=store_copy)
+    browser = Browser()
+    try:
+        browser.call("Page.navigate", url=server.admin_url + "/")
+        browser.wait_for("document.getElementById('status')?.textContent === 'store degraded'")
+        assert "42" in browser.evaluate("document.getElementById('status').title")
+    finally:
+        browser.close()

@@ -122,4 +122,11 @@ def rows_in_file(path):
         connection.close()
 
 
+def middle_id(data_dir):
+    """The id in the middle of the store's rows."""
+    tables = sql(data_dir, "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'deliveries_[0-9]*'")
+    union = " UNION ALL ".join(f"SELECT id FROM {name}" for name in tables.split())
+    return int(sql(data_dir, f"SELECT id FROM ({union}) ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM ({union}))"))
+
+
 __all__ = ["MockServer"]
