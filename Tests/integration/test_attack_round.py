@@ -21,7 +21,7 @@ def run(script, *args):
 def test_every_attack_of_the_short_round_holds_with_a_normal_client_served_alongside():
     status, output = run("attack_round.py", "--short")
     assert status == 0, output
-    assert "all 10 attacks held" in output
+    assert "all 14 attacks held" in output
 
 
 def test_three_kill_9_cycles_under_load_lose_no_acknowledged_delivery():
