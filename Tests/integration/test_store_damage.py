@@ -111,7 +111,8 @@ def test_a_damaged_file_is_refused_naming_it_and_recover_salvages_its_readable_r
     assert damage.store_files(store_copy) == before  # refused without changing anything
 
     server = start_server("--recover", data_dir=store_copy)
-    line = next(line for line in server.stderr_lines if "recovered the delivery store" in line)
+    line = damage.stderr_line(server, "recovered the delivery store")
+    assert line, server.stderr
     kept = int(line.split("kept ")[1].split(" ")[0])
     lost = int(line.split("lost ")[1].split(" ")[0].rstrip(";,"))
     aside = [name for name in os.listdir(store_copy) if ".damaged-" in name and not name.endswith(("-wal", "-shm"))]
@@ -128,7 +129,8 @@ def test_a_damaged_file_is_refused_naming_it_and_recover_salvages_its_readable_r
 def test_a_page_overwritten_is_recovered_keeping_every_row_outside_that_page(store_copy, start_server):
     damage.overwrite_page(store_copy, damage.page_count(store_copy) // 2)
     server = start_server("--recover", data_dir=store_copy)
-    line = next(line for line in server.stderr_lines if "recovered the delivery store" in line)
+    line = damage.stderr_line(server, "recovered the delivery store")
+    assert line, server.stderr
     kept = int(line.split("kept ")[1].split(" ")[0])
     lost = int(line.split("lost ")[1].split(" ")[0].rstrip(";,"))
     # An 8 KiB page holds at most ~16 of these rows.
@@ -144,7 +146,7 @@ def test_a_damaged_retention_limit_is_ignored_not_trusted(store_copy, start_serv
     assert health["deliveries"] == ROWS
     assert len(get_json(server, f"/api/deliveries?limit={ROWS}")["deliveries"]) == ROWS
     assert any("max_count = 10" in note for note in health["storeNotes"])
-    assert "max_count = 10" in server.stderr
+    assert damage.stderr_line(server, "max_count = 10")
 
 
 def test_frames_a_truncated_wal_drops_are_reported_when_the_store_opens(start_server):
@@ -157,7 +159,7 @@ def test_frames_a_truncated_wal_drops_are_reported_when_the_store_opens(start_se
     os.truncate(wal, size - 3000)  # the last commit loses the end of its last frame
     (pathlib.Path(server.data_dir) / "apns-mock.lock").unlink(missing_ok=True)
     again = start_server(data_dir=server.data_dir)
-    assert "write-ahead log" in again.stderr and "a partial frame of" in again.stderr, again.stderr
+    assert "a partial frame of" in (damage.stderr_line(again, "write-ahead log") or ""), again.stderr
     notes = get_json(again, "/api/health")["storeNotes"]
     assert any("write-ahead log" in note for note in notes)
 

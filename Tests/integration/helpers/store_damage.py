@@ -7,6 +7,7 @@ import shutil
 import sqlite3
 import subprocess
 import tempfile
+import time
 
 from conftest import BINARY, REPO, MockServer
 from helpers.h2client import H2Client
@@ -120,6 +121,17 @@ def rows_in_file(path):
         return sum(connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in tables)
     finally:
         connection.close()
+
+
+def stderr_line(server, text, timeout=20):
+    """The first line of `server`'s standard error containing `text`. `serve` writes it before its start-up line,
+    but the thread that collects standard error may not have read it yet: waits for it (bounded)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        line = next((line for line in list(server.stderr_lines) if text in line), None)
+        if line is not None or time.monotonic() > deadline or server.process.poll() is not None:
+            return line
+        time.sleep(0.01)
 
 
 def middle_id(data_dir):
