@@ -38,6 +38,12 @@ final class SQLiteConnection {
         return Int(cnative_sqlite_merged_wal_writes())
     }
 
+    /// Whether closing this connection (the file's last) copies the WAL into the file (SQLite's default). Off while a
+    /// file is checked: one that fails must stay as it was found.
+    func checkpointOnClose(_ enabled: Bool) {
+        if let handle { _ = cnative_sqlite_checkpoint_on_close(handle, enabled ? 1 : 0) }
+    }
+
     func close() {
         if let handle { sqlite3_close_v2(handle) }
         handle = nil

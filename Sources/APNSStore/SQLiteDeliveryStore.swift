@@ -54,8 +54,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     /// `blockSize`: ids per block table (`SQLiteSchema`, version 6); nil for `SQLiteSchema.blockSize` (tests pass
-    /// small ones).
-    /// Opening checks the file first (`SQLiteStoreCheck.quickCheck`): a file SQLite finds malformed throws
+    /// small ones). Opening checks the file first (`SQLiteStoreCheck.quickCheck`): a file SQLite finds malformed throws
     /// `.damaged` naming it, before anything is written to it.
     convenience init(
         path: String, retention: RetentionPolicy, durability: Durability = .processCrash,
@@ -78,6 +77,21 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         // What the WAL holds before SQLite reads it (and drops what follows its last complete commit).
         let writtenWAL = SQLiteStoreCheck.writtenWALFrames(walPath: path + "-wal")
         let writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
+        // Checked before anything below may write to it (a checkpoint, the journal mode, the schema); a file that
+        // fails is closed without the checkpoint closing would make.
+        writeConnection.checkpointOnClose(false)
+        let problems: [String]
+        do throws(DeliveryStoreError) {
+            problems = try SQLiteStoreCheck.quickCheck(writeConnection)
+        } catch {
+            writeConnection.close()
+            throw error
+        }
+        guard problems.isEmpty else {
+            writeConnection.close()
+            throw .damaged(path: path, detail: "SQLite's quick_check found: \(problems.prefix(3).joined(separator: "; "))")
+        }
+        writeConnection.checkpointOnClose(true)
         try writeConnection.execute("PRAGMA page_size=\(SQLiteSchema.pageSize)")  // a new file only
         try writeConnection.execute("PRAGMA journal_mode=WAL")
         try writeConnection.execute(durability == .powerLoss ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
@@ -98,10 +112,6 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
             valid: try SQLiteStoreCheck.validWALFrames(writeConnection))
         {
             notes.append(note)
-        }
-        let problems = try SQLiteStoreCheck.quickCheck(writeConnection)
-        guard problems.isEmpty else {
-            throw .damaged(path: path, detail: "SQLite's quick_check found: \(problems.prefix(3).joined(separator: "; "))")
         }
         notes += try SQLiteSchema.prepare(writeConnection, maxCount: retention.maxCount)
         let readConnection = try SQLiteConnection(path: path, mode: .readWrite)

@@ -108,7 +108,7 @@ def test_a_damaged_file_is_refused_naming_it_and_recover_salvages_its_readable_r
     code, stderr = damage.serve_refused(store_copy)
     assert code == 2, stderr
     assert f"the delivery store {path} is damaged" in stderr and "--recover" in stderr, stderr
-    assert damage.store_files(store_copy) == before  # refused without changing anything
+    assert damage.store_files(store_copy)[damage.STORE] == before[damage.STORE]  # refused without a change
 
     server = start_server("--recover", data_dir=store_copy)
     line = damage.stderr_line(server, "recovered the delivery store")
@@ -124,6 +124,17 @@ def test_a_damaged_file_is_refused_naming_it_and_recover_salvages_its_readable_r
     assert kept + lost <= ROWS
     if make_damage is damage.truncate_to_half or "page" in line:
         assert kept > 0
+
+
+def test_a_damaged_file_with_commits_in_its_wal_is_refused_before_anything_is_written_to_it(store_copy):
+    damage.leave_wal_frames(store_copy)
+    damage.overwrite_page(store_copy, damage.page_count(store_copy) // 2)
+    files = damage.store_files(store_copy)
+    code, stderr = damage.serve_refused(store_copy)
+    assert code == 2 and "is damaged" in stderr, stderr
+    after = damage.store_files(store_copy)
+    # No checkpoint copied the WAL into the damaged file, and the WAL is as it was (SQLite may rebuild its -shm).
+    assert after[damage.STORE] == files[damage.STORE] and after[damage.STORE + "-wal"] == files[damage.STORE + "-wal"]
 
 
 def test_a_page_overwritten_is_recovered_keeping_every_row_outside_that_page(store_copy, start_server):

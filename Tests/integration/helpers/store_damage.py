@@ -70,6 +70,24 @@ def flip_record_bytes(data_dir, row_id, count=64):
     path.write_bytes(bytes(data))
 
 
+def leave_wal_frames(data_dir):
+    """A committed write left in the store's WAL (not copied into the file), as a crash leaves it: a row written to
+    `store_meta`, committed with automatic checkpoints off, and the file and its WAL copied back before the closing
+    connection checkpoints them."""
+    path = pathlib.Path(data_dir) / STORE
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA wal_autocheckpoint=0")
+    connection.execute("INSERT INTO store_meta(key, value) VALUES ('left-in-the-wal', 1)")
+    connection.commit()
+    held = {suffix: pathlib.Path(str(path) + suffix).read_bytes() for suffix in ("", "-wal")}
+    connection.close()
+    for suffix, data in held.items():
+        pathlib.Path(str(path) + suffix).write_bytes(data)
+    pathlib.Path(str(path) + "-shm").unlink(missing_ok=True)
+    assert len(held["-wal"]) > PAGE_SIZE
+
+
 def page_count(data_dir):
     return (pathlib.Path(data_dir) / STORE).stat().st_size // PAGE_SIZE
 
