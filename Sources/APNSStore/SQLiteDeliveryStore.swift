@@ -107,10 +107,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         // one more page written per push. Records hold no secret (the provider token is reduced to a fingerprint).
         try writeConnection.execute("PRAGMA secure_delete=OFF")
         var notes: [String] = []
-        if let writtenWAL, let note = SQLiteStoreCheck.droppedFramesNote(
-            walPath: path + "-wal", written: writtenWAL,
-            valid: try SQLiteStoreCheck.validWALFrames(writeConnection))
-        {
+        if let writtenWAL, let note = SQLiteStoreCheck.droppedFramesNote(walPath: path + "-wal", written: writtenWAL) {
             notes.append(note)
         }
         notes += try SQLiteSchema.prepare(writeConnection, maxCount: retention.maxCount)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The store file's checks: SQLite's `quick_check` (when the store opens, and on demand) and what the WAL held
-/// beyond its last complete commit (reported when the store opens).
+/// beyond its last complete commit (reported when the store opens; read from the log itself, as SQLite's recovery
+/// reads it, so that opening copies nothing: a checkpoint there held restarts after a crash for up to a second).
 enum SQLiteStoreCheck {
     /// Findings listed at most.
     static let maxProblems = 20
@@ -21,51 +22,73 @@ enum SQLiteStoreCheck {
         return problems
     }
 
-    /// The frames SQLite holds valid in the WAL: the `log` column of a passive checkpoint (which copies what it can
-    /// into the file, as the checkpointer would).
-    static func validWALFrames(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Int {
-        let statement = try connection.prepare("PRAGMA wal_checkpoint(PASSIVE)")
-        try statement.bind([])
-        defer { statement.reset() }
-        return try statement.step() ? max(0, Int(statement.int64(1))) : 0
-    }
-
-    /// What the WAL at `walPath` holds as written, before SQLite opens it: the frames of its current generation (the
-    /// salts of its header), counted from the first to the first of another generation, and the bytes of a partial
-    /// frame after them. nil when there is no WAL or no valid header.
-    static func writtenWALFrames(walPath: String) -> (frames: Int, partialBytes: Int)? {
+    /// What the WAL at `walPath` holds, read before SQLite opens it: `frames`, those of its current generation (the
+    /// salts of its header), counted from the first to the first of another generation; `kept`, those SQLite keeps
+    /// when it opens the log (up to the last commit frame whose checksum chain holds, as SQLite's WAL recovery
+    /// reads it); and the bytes of a partial frame after them. nil when there is no WAL or no valid header.
+    static func writtenWALFrames(walPath: String) -> (frames: Int, kept: Int, partialBytes: Int)? {
         guard let file = FileHandle(forReadingAtPath: walPath) else { return nil }
         defer { try? file.close() }
         guard let header = try? file.read(upToCount: 32), header.count == 32 else { return nil }
-        let bytes = [UInt8](header)
-        func word(_ data: [UInt8], _ offset: Int) -> UInt32 {
-            data[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
-        }
-        guard word(bytes, 0) & 0xFFFF_FFFE == 0x377F_0682 else { return nil }
-        let pageSize = Int(word(bytes, 8) == 1 ? 65_536 : word(bytes, 8))
+        let head = [UInt8](header)
+        guard bigEndianWord(head, 0) & 0xFFFF_FFFE == 0x377F_0682 else { return nil }
+        let bigEndianSums = bigEndianWord(head, 0) & 1 == 1
+        let pageSize = Int(bigEndianWord(head, 8) == 1 ? 65_536 : bigEndianWord(head, 8))
         guard pageSize >= 512 else { return nil }
-        let salts = (word(bytes, 16), word(bytes, 20))
-        let frameSize = 24 + pageSize
-        let size = (try? file.seekToEnd()).map(Int.init) ?? 0
+        var sums = checksum(head[0..<24], from: (0, 0), bigEndian: bigEndianSums)
+        var chainHolds = sums == (bigEndianWord(head, 24), bigEndianWord(head, 28))
+        let salts = (bigEndianWord(head, 16), bigEndianWord(head, 20))
         var frames = 0
-        var offset = 32
-        while offset + frameSize <= size {
-            guard (try? file.seek(toOffset: UInt64(offset))) != nil, let frameHeader = try? file.read(upToCount: 24),
-                frameHeader.count == 24
-            else { break }
-            let frame = [UInt8](frameHeader)
-            guard (word(frame, 8), word(frame, 12)) == salts else { return (frames, 0) }
+        var kept = 0
+        var partialBytes = 0
+        while let frame = try? file.read(upToCount: 24 + pageSize), !frame.isEmpty {
+            let bytes = [UInt8](frame)
+            guard bytes.count == 24 + pageSize else {
+                partialBytes = bytes.count
+                break
+            }
+            guard (bigEndianWord(bytes, 8), bigEndianWord(bytes, 12)) == salts else { break }
             frames += 1
-            offset += frameSize
+            if chainHolds {
+                sums = checksum(
+                    bytes[24...], from: checksum(bytes[0..<8], from: sums, bigEndian: bigEndianSums),
+                    bigEndian: bigEndianSums)
+                chainHolds = sums == (bigEndianWord(bytes, 16), bigEndianWord(bytes, 20))
+                if chainHolds && bigEndianWord(bytes, 4) != 0 { kept = frames }  // a commit frame
+            }
         }
-        return (frames, max(0, size - offset))
+        return (frames, kept, partialBytes)
+    }
+
+    private static func bigEndianWord(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// SQLite's WAL checksum: over 32-bit words in pairs, in the byte order the log's magic number gives.
+    private static func checksum(
+        _ bytes: ArraySlice<UInt8>, from start: (UInt32, UInt32), bigEndian: Bool
+    ) -> (UInt32, UInt32) {
+        var (s0, s1) = start
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count {
+                let first = raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                let second = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                let x0 = bigEndian ? UInt32(bigEndian: first) : UInt32(littleEndian: first)
+                let x1 = bigEndian ? UInt32(bigEndian: second) : UInt32(littleEndian: second)
+                s0 = s0 &+ x0 &+ s1
+                s1 = s1 &+ x1 &+ s0
+                offset += 8
+            }
+        }
+        return (s0, s1)
     }
 
     /// The note for frames SQLite dropped when it opened the WAL (nil: none): those after the last complete commit,
     /// or after damage to the WAL. A crash in the middle of a commit leaves such frames (no delivery of that commit
     /// was answered 200); damage to the WAL loses what its dropped frames held.
-    static func droppedFramesNote(walPath: String, written: (frames: Int, partialBytes: Int), valid: Int) -> String? {
-        let dropped = written.frames - valid
+    static func droppedFramesNote(walPath: String, written: (frames: Int, kept: Int, partialBytes: Int)) -> String? {
+        let dropped = written.frames - written.kept
         guard dropped > 0 || written.partialBytes > 0 else { return nil }
         var parts: [String] = []
         if dropped > 0 { parts.append("\(dropped) frame\(dropped == 1 ? "" : "s") after its last complete commit") }
