@@ -269,7 +269,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     /// Reads every visible row, a page at a time (reads and pushes go on between pages), until the store closes;
-    /// returns how many rows it read and those it could not decode. ~10 s for 100,000 rows on a debug build.
+    /// returns how many rows it read and those it could not decode (100,000 rows: 0.6 s on a release build).
     private func decodeEveryRow() throws(DeliveryStoreError) -> (rows: Int, undecodable: [UndecodableDelivery]) {
         var undecodable: [UndecodableDelivery] = []
         var rows = 0
