@@ -76,6 +76,7 @@ public struct AdminRouter: Sendable {
         case ("GET", ["api", "deliveries", "export"]): return .respond(try export(query))
         case ("GET", let path) where path.count == 3 && path[0] == "api" && path[1] == "deliveries":
             return .respond(delivery(path[2]))
+        case ("POST", ["api", "store", "check"]): return .respond(checkStore())
         case ("GET", ["api", "activities"]):
             let changedSince = try integer(query, "changed_since").map { Int(clamping: $0) }
             return .respond(.json(200, backend.activitiesJSON(
@@ -103,7 +104,7 @@ public struct AdminRouter: Sendable {
     }
 
     private func knownPath(_ segments: [String]) -> Bool {
-        ["deliveries", "activities", "config", "health"].contains(segments.dropFirst().first ?? "")
+        ["deliveries", "activities", "config", "health", "store"].contains(segments.dropFirst().first ?? "")
     }
 
     private func split(_ uri: String) -> (Substring, Substring) {
@@ -130,8 +131,15 @@ public struct AdminRouter: Sendable {
         var latestDeliveryId: Int64
         var deliveries: Int64?
         var storeError: String?
-        /// Why the server cannot take pushes durably right now (the last store failure); nil when it can.
+        /// Why the server cannot take pushes durably right now (the last store failure), or what is wrong with
+        /// the store (rows it cannot decode, a read of a damaged file, a failed check); nil when nothing is.
         var degradedReason: String?
+        /// The stored deliveries reads leave out because they could not be decoded (the lowest ids, at most 100),
+        /// and how many there are; absent when none.
+        var undecodableDeliveries: [UndecodableDelivery]?
+        var undecodableCount: Int?
+        /// What the store found when it opened that lost or ignored something; absent when nothing.
+        var storeNotes: [String]?
         var server: JSONValue
     }
 
@@ -148,14 +156,31 @@ public struct AdminRouter: Sendable {
             health.status = "degraded"
             health.degradedReason = reason
         }
+        let problems = store.problems
+        if problems.undecodableCount > 0 {
+            health.undecodableDeliveries = problems.undecodable
+            health.undecodableCount = problems.undecodableCount
+        }
+        if !problems.openNotes.isEmpty { health.storeNotes = problems.openNotes }
         return .json(200, encoding: health)
+    }
+
+    /// `POST /api/store/check`: checks the store file and decodes every row (`DeliveryStore.check`); what it finds
+    /// is what `/api/health` says from then on.
+    private func checkStore() -> AdminResponse {
+        do {
+            return .json(200, encoding: try store.check())
+        } catch {
+            return .error(500, error.description)
+        }
     }
 
     private func list(_ query: [String: String]) throws(AdminParameterError) -> AdminResponse {
         let request = try DeliveryQuery(queryItems: query)
         let latestID = store.latestID
         do {
-            let records = try store.deliveries(request)
+            let page = try store.deliveryPage(request)
+            let records = page.records
             var writer = JSONWriter()
             writer.reserve(64 + records.count * 1024)
             writer.beginObject()
@@ -173,6 +198,19 @@ public struct AdminRouter: Sendable {
             } else {
                 writer.key("nextCursor")
                 writer.null()
+            }
+            if !page.undecodable.isEmpty {
+                // The rows in the range read that were left out: their ids and why (docs/admin-api.md).
+                writer.key("undecodable")
+                writer.beginArray()
+                for row in page.undecodable {
+                    writer.element()
+                    writer.beginObject()
+                    writer.field("id", row.id)
+                    writer.field("error", row.error)
+                    writer.endObject()
+                }
+                writer.endArray()
             }
             writer.endObject()
             return .json(200, Data(writer.bytes))
@@ -203,12 +241,20 @@ public struct AdminRouter: Sendable {
     private func export(_ query: [String: String]) throws(AdminParameterError) -> AdminResponse {
         let filter = try DeliveryFilter(queryItems: query)
         var body = Data()
+        let undecodable: [UndecodableDelivery]
         do {
-            try store.exportJSONLines(filter) { body.append($0) }
+            undecodable = try store.exportJSONLines(filter) { body.append($0) }
         } catch {
             return .error(500, "\(error)")
         }
-        return AdminResponse(status: 200, contentType: "application/x-ndjson", body: body)
+        var response = AdminResponse(status: 200, contentType: "application/x-ndjson", body: body)
+        if !undecodable.isEmpty {
+            // The lines stay records only; the rows left out are named in a header (ids, at most 100).
+            response.extraHeaders.append(.init(
+                name: "X-Undecodable-Deliveries",
+                value: undecodable.prefix(StoreProblems.listLimit).map { String($0.id) }.joined(separator: ",")))
+        }
+        return response
     }
 
     private func longPoll(_ query: [String: String]) throws(AdminParameterError) -> AdminAction {

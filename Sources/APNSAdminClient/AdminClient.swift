@@ -23,22 +23,30 @@ public struct AdminClient: DeliveryReader, Sendable {
     /// The most records the server answers per request (`AdminRouter.maxLimit`).
     public static let pageLimit = 1_000
 
-    /// `GET /api/deliveries` with a query; a `limit` above what the server answers at once (`pageLimit`) is read
-    /// page by page, each continuing after the last id of the one before, until `limit` records or the end.
+    /// The records of `deliveryPage(query)`.
     public func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
-        var records: [DeliveryRecord] = []
-        var page = query
-        while records.count < query.limit {
-            page.limit = min(query.limit - records.count, Self.pageLimit)
-            let fresh = try deliveriesPage(page)
-            records += fresh
-            guard fresh.count == page.limit, let last = fresh.last else { break }
-            if query.order == .newestFirst { page.beforeID = last.id } else { page.afterID = last.id }
-        }
-        return records
+        try deliveryPage(query).records
     }
 
-    private func deliveriesPage(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
+    /// `GET /api/deliveries` with a query, with the rows the server left out (`undecodable`); a `limit` above what
+    /// the server answers at once (`pageLimit`) is read page by page, each continuing after the last id of the one
+    /// before, until `limit` records or the end.
+    public func deliveryPage(_ query: DeliveryQuery) throws -> DeliveryPage {
+        var result = DeliveryPage(records: [])
+        var page = query
+        while result.records.count < query.limit {
+            page.limit = min(query.limit - result.records.count, Self.pageLimit)
+            let fresh = try serverPage(page)
+            result.records += fresh.records
+            result.undecodable += fresh.undecodable
+            guard fresh.records.count == page.limit, let last = fresh.records.last else { break }
+            if query.order == .newestFirst { page.beforeID = last.id } else { page.afterID = last.id }
+        }
+        return result
+    }
+
+    /// One `GET /api/deliveries`: at most `pageLimit` records.
+    private func serverPage(_ query: DeliveryQuery) throws -> DeliveryPage {
         var items = query.filter.queryItems
         items.append(("limit", String(query.limit)))
         items.append(("order", query.order.rawValue))
@@ -46,7 +54,8 @@ public struct AdminClient: DeliveryReader, Sendable {
         if let beforeID = query.beforeID { items.append(("before_id", String(beforeID))) }
         let (status, body) = try get("/api/deliveries", items)
         try Self.expect(200, status, body)
-        return try JSONDecoding.decode(DeliveryList.self, from: body).deliveries
+        let list = try JSONDecoding.decode(DeliveryList.self, from: body)
+        return DeliveryPage(records: list.deliveries, undecodable: list.undecodable ?? [])
     }
 
     /// `GET /api/deliveries/{id}`; nil on 404.
@@ -91,6 +100,7 @@ public struct AdminClient: DeliveryReader, Sendable {
     private struct DeliveryList: Decodable {
         let deliveries: [DeliveryRecord]
         let latestId: Int64
+        let undecodable: [UndecodableDelivery]?
     }
 
     private func get(_ path: String, _ items: [(String, String)], timeout: TimeInterval = 30) throws -> (Int, Data) {

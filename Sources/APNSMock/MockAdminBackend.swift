@@ -83,7 +83,7 @@ final class MockAdminBackend: AdminBackend {
         liveActivities?.activityJSON(token: token, now: clock.now())
     }
 
-    func metricsText() -> String { metrics.prometheusText() }
+    func metricsText() -> String { metrics.prometheusText() + storeHealth.prometheusText }
 
     func config(section: String) -> AdminResponse {
         config(section: section, page: AdminPage())

@@ -24,9 +24,11 @@ public final class MockServer: Sendable {
     public let activitySchemaNames: [String]
     let transport: HTTP2Server
     let metrics = Metrics()
-    let storeHealth = StoreHealth()
+    let storeHealth: StoreHealth
     /// Held while the server runs: a second server on the same data directory refuses to start.
     let dataDirectoryLock: DataDirectoryLock?
+    /// What `recoverStore` did when the store failed its check at start-up (nil: it passed, or no recovery asked).
+    public let storeRecovery: SQLiteStoreRecovery.Report?
     let admin: AdminServer?
     /// Broadcast channels, sends and subscriptions (docs/broadcast.md).
     let broadcast: BroadcastService
@@ -34,7 +36,9 @@ public final class MockServer: Sendable {
 
     enum ListenerRole: Equatable { case tls, h2c, production, manage, productionManage }
 
-    public init(configuration: MockConfiguration, clock: any WallClock = SystemClock()) throws {
+    /// `recoverStore`: when the store file fails its check (`DeliveryStoreError.damaged`), move it aside and salvage
+    /// its readable rows into a fresh one (`SQLiteStoreRecovery`) instead of throwing.
+    public init(configuration: MockConfiguration, clock: any WallClock = SystemClock(), recoverStore: Bool = false) throws {
         self.configuration = configuration
         tokens = DeviceTokenRegistry(configuration.tokens)
         authentication = configuration.allowUnauthenticated == true ? nil : try AuthenticationService(configuration: configuration)
@@ -45,10 +49,13 @@ public final class MockServer: Sendable {
             maxAge: configuration.retention.maxAgeSeconds.map { .milliseconds(Int64($0 * 1000)) } ?? RetentionPolicy().maxAge)
         dataDirectoryLock = try configuration.dataDir.map(DataDirectoryLock.init(directory:))
         if let dataDir = configuration.dataDir {
-            store = try SQLiteDeliveryStore(directory: dataDir, retention: retention, clock: clock)
+            (store, storeRecovery) = try Self.openStore(
+                directory: dataDir, retention: retention, clock: clock, recover: recoverStore)
         } else {
             store = InMemoryDeliveryStore(retention: retention, clock: clock)
+            storeRecovery = nil
         }
+        storeHealth = StoreHealth(store: store)
 
         let schemas = try Self.activitySchemas(configuration.liveActivities)
         activitySourceProblems = schemas.problems
@@ -122,6 +129,23 @@ public final class MockServer: Sendable {
         }
     }
 
+    /// What the store found when it opened that lost or ignored something (dropped WAL frames, retention
+    /// metadata that failed its check): `serve` prints each on standard error.
+    public var storeNotes: [String] { store.problems.openNotes }
+
+    /// The store in `directory`; with `recover`, one that fails its check is salvaged first (`SQLiteStoreRecovery`).
+    private static func openStore(
+        directory: String, retention: RetentionPolicy, clock: any WallClock, recover: Bool
+    ) throws(DeliveryStoreError) -> (SQLiteDeliveryStore, SQLiteStoreRecovery.Report?) {
+        do {
+            return (try SQLiteDeliveryStore(directory: directory, retention: retention, clock: clock), nil)
+        } catch {
+            guard recover, case .damaged(let path, _) = error else { throw error }
+            let recovery = try SQLiteStoreRecovery.recover(path: path, retention: retention)
+            return (try SQLiteDeliveryStore(directory: directory, retention: retention, clock: clock), recovery)
+        }
+    }
+
     /// Binds every port and starts serving; returns what the start-up line announces.
     public func start() throws -> StartupAnnouncement {
         restoreLiveActivities()
@@ -132,7 +156,8 @@ public final class MockServer: Sendable {
             host: configuration.host, tlsPort: port(.tls), h2cPort: port(.h2c), productionPort: port(.production), adminPort: admin?.port,
             adminHost: admin.map { _ in configuration.admin.host }, environment: configuration.environment.rawValue, pid: getpid(),
             threads: configuration.threads ?? ProcessInfo.processInfo.activeProcessorCount,
-            dataDir: configuration.dataDir, managePort: port(.manage), productionManagePort: port(.productionManage))
+            dataDir: configuration.dataDir, managePort: port(.manage), productionManagePort: port(.productionManage),
+            storeProblem: storeHealth.degradedReason)
     }
 
     /// Graceful shutdown: GOAWAY everywhere, in-flight streams finish, then the store is flushed and closed.

@@ -18,12 +18,52 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
     /// Channel-management listeners (broadcast push); written only when configured.
     public var managePort: Int?
     public var productionManagePort: Int?
+    /// Why the delivery store is degraded at start-up (`store_status` is then `degraded`); written only then.
+    public var storeProblem: String?
 
     enum CodingKeys: String, CodingKey {
         case event, host, environment, pid, threads
         case tlsPort = "tls_port", h2cPort = "h2c_port", productionPort = "production_port", adminPort = "admin_port", adminHost = "admin_host"
         case dataDir = "data_dir"
         case managePort = "manage_port", productionManagePort = "production_manage_port"
+        case storeStatus = "store_status", storeProblem = "store_problem"
+    }
+
+    public init(
+        host: String, tlsPort: Int?, h2cPort: Int?, productionPort: Int?, adminPort: Int?, adminHost: String?,
+        environment: String, pid: Int32, threads: Int, dataDir: String?, managePort: Int? = nil,
+        productionManagePort: Int? = nil, storeProblem: String? = nil
+    ) {
+        self.host = host
+        self.tlsPort = tlsPort
+        self.h2cPort = h2cPort
+        self.productionPort = productionPort
+        self.adminPort = adminPort
+        self.adminHost = adminHost
+        self.environment = environment
+        self.pid = pid
+        self.threads = threads
+        self.dataDir = dataDir
+        self.managePort = managePort
+        self.productionManagePort = productionManagePort
+        self.storeProblem = storeProblem
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            host: try container.decode(String.self, forKey: .host),
+            tlsPort: try container.decodeIfPresent(Int.self, forKey: .tlsPort),
+            h2cPort: try container.decodeIfPresent(Int.self, forKey: .h2cPort),
+            productionPort: try container.decodeIfPresent(Int.self, forKey: .productionPort),
+            adminPort: try container.decodeIfPresent(Int.self, forKey: .adminPort),
+            adminHost: try container.decodeIfPresent(String.self, forKey: .adminHost),
+            environment: try container.decode(String.self, forKey: .environment),
+            pid: try container.decode(Int32.self, forKey: .pid), threads: try container.decode(Int.self, forKey: .threads),
+            dataDir: try container.decodeIfPresent(String.self, forKey: .dataDir),
+            managePort: try container.decodeIfPresent(Int.self, forKey: .managePort),
+            productionManagePort: try container.decodeIfPresent(Int.self, forKey: .productionManagePort),
+            storeProblem: try container.decodeIfPresent(String.self, forKey: .storeProblem))
     }
 
     /// Every key is written, absent ports as `null`, so readers can rely on every key being present.
@@ -43,6 +83,10 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
         // Only when configured, so the line of a server without them keeps its exact form.
         try container.encodeIfPresent(managePort, forKey: .managePort)
         try container.encodeIfPresent(productionManagePort, forKey: .productionManagePort)
+        if let storeProblem {
+            try container.encode("degraded", forKey: .storeStatus)
+            try container.encode(storeProblem, forKey: .storeProblem)
+        }
     }
 
     /// The line: keys sorted, slashes unescaped.

@@ -8,8 +8,12 @@ public protocol DeliveryReader {
     /// What reads throw: `DeliveryStoreError` for the store and the file, any error for the admin client.
     associatedtype ReadError: Error
 
-    /// Records matching `query`, in its order, at most `query.limit`.
+    /// Records matching `query`, in its order, at most `query.limit`. A stored row whose record cannot be decoded
+    /// is left out (`deliveryPage` lists it).
     func deliveries(_ query: DeliveryQuery) throws(ReadError) -> [DeliveryRecord]
+
+    /// `deliveries` with the rows it left out because their record could not be decoded.
+    func deliveryPage(_ query: DeliveryQuery) throws(ReadError) -> DeliveryPage
 
     func delivery(id: Int64) throws(ReadError) -> DeliveryRecord?
 
@@ -25,6 +29,11 @@ public protocol DeliveryReader {
 }
 
 extension DeliveryReader {
+    /// A reader that cannot tell: no row left out.
+    public func deliveryPage(_ query: DeliveryQuery) throws(ReadError) -> DeliveryPage {
+        DeliveryPage(records: try deliveries(query))
+    }
+
     /// By numeric delivery id first, then by `apns-id`.
     public func delivery(matching key: String) throws(ReadError) -> DeliveryRecord? {
         if let id = Int64(key), let record = try delivery(id: id) { return record }
@@ -42,20 +51,28 @@ extension DeliveryReader {
     }
 
     /// Writes every record matching `filter`, oldest first, as JSON Lines (one JSON object and `\n` per record),
-    /// handing chunks to `write`. Pages through the records so memory stays bounded.
-    public func exportJSONLines(_ filter: DeliveryFilter, to write: (Data) throws -> Void) throws {
+    /// handing chunks to `write`. Pages through the records so memory stays bounded. Returns the rows left out
+    /// because their record could not be decoded.
+    @discardableResult
+    public func exportJSONLines(
+        _ filter: DeliveryFilter, to write: (Data) throws -> Void
+    ) throws -> [UndecodableDelivery] {
         var afterID: Int64 = 0
+        var undecodable: [UndecodableDelivery] = []
         while true {
-            let page = try deliveries(
+            let page = try deliveryPage(
                 DeliveryQuery(filter: filter, afterID: afterID, limit: exportPageSize, order: .oldestFirst))
-            guard let last = page.last else { return }
+            undecodable += page.undecodable
+            // The next page starts after the last row read, decoded or not.
+            let last = max(page.records.last?.id ?? 0, page.undecodable.last?.id ?? 0)
+            guard last > afterID else { return undecodable }
             var chunk = Data()
-            for record in page {
+            for record in page.records {
                 chunk.append(contentsOf: record.jsonBytes)
                 chunk.append(0x0A)
             }
             try write(chunk)
-            afterID = last.id
+            afterID = last
         }
     }
 }

@@ -42,6 +42,14 @@ public protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadErr
 
     /// Flushes, stops the writer and releases resources. Later appends fail with `.closed`.
     func close()
+
+    /// What is wrong with the store now (rows it could not decode, reads of a damaged file, a failed check) and what
+    /// it found when it opened. Default: nothing.
+    var problems: StoreProblems { get }
+
+    /// Checks the store on demand: the file (SQLite's quick check) and every row's record. What it finds replaces
+    /// what reads had found in `problems`. Default: nothing to check.
+    func check() throws(DeliveryStoreError) -> StoreCheckReport
 }
 
 /// The longest a single `waitForNext` may block (long polls re-issue after this).
@@ -49,6 +57,12 @@ public let maxWait: Duration = .seconds(60)
 
 extension DeliveryStore {
     public func newestID() -> Int64 { latestID }
+
+    public var problems: StoreProblems { StoreProblems() }
+
+    public func check() throws(DeliveryStoreError) -> StoreCheckReport {
+        StoreCheckReport(problems: [], rows: try count(), undecodable: [], undecodableCount: 0, seconds: 0)
+    }
 
     @discardableResult
     public func append(
@@ -77,13 +91,27 @@ extension DeliveryStore {
 public enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(code: Int32, message: String)
     case corruptRecord(id: Int64, detail: String)
+    /// The store file failed its check when it opened (`SQLiteStoreCheck`) or SQLite found it malformed:
+    /// `path` is the file, `detail` what was found.
+    case damaged(path: String, detail: String)
     case closed
 
     public var description: String {
         switch self {
         case .sqlite(let code, let message): return "SQLite error \(code): \(message)"
         case .corruptRecord(let id, let detail): return "delivery \(id) could not be decoded: \(detail)"
+        case .damaged(let path, let detail): return "the delivery store \(path) is damaged: \(detail)"
         case .closed: return "the delivery store is closed"
+        }
+    }
+
+    /// SQLite's codes for a damaged file: SQLITE_CORRUPT (11, "database disk image is malformed") and
+    /// SQLITE_NOTADB (26, "file is not a database").
+    public var isDamage: Bool {
+        switch self {
+        case .sqlite(let code, _): code == 11 || code == 26
+        case .damaged: true
+        default: false
         }
     }
 }

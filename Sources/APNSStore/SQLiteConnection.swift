@@ -38,6 +38,12 @@ final class SQLiteConnection {
         return Int(cnative_sqlite_merged_wal_writes())
     }
 
+    /// Whether closing this connection (the file's last) copies the WAL into the file (SQLite's default). Off while a
+    /// file is checked: one that fails must stay as it was found.
+    func checkpointOnClose(_ enabled: Bool) {
+        if let handle { _ = cnative_sqlite_checkpoint_on_close(handle, enabled ? 1 : 0) }
+    }
+
     func close() {
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
@@ -207,6 +213,16 @@ final class SQLiteConnection {
         func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
 
         func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+        /// The column's value as stored (a copy), to bind elsewhere (a row copied into another file).
+        func value(_ column: Int32) -> SQLiteValue {
+            switch sqlite3_column_type(statement, column) {
+            case SQLITE_NULL: .null
+            case SQLITE_INTEGER: .integer(int64(column))
+            case SQLITE_TEXT: .text(String(decoding: bytes(column), as: UTF8.self))
+            default: .blob(bytes(column))
+            }
+        }
 
         func bytes(_ column: Int32) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(statement, column))

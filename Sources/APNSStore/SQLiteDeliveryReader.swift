@@ -16,6 +16,9 @@ final class SQLiteDeliveryReader {
     /// Rowids per `IN (...)` statement when reading an index's candidate rows.
     static let candidateChunk = 256
 
+    /// The rows the last `deliveries` left out because their record could not be decoded, oldest first.
+    private(set) var skipped: [UndecodableDelivery] = []
+
     init(connection: SQLiteConnection, lookups: SQLiteLookupIndex? = nil) throws(DeliveryStoreError) {
         self.connection = connection
         self.lookups = lookups
@@ -32,8 +35,16 @@ final class SQLiteDeliveryReader {
         return try body(blocks)
     }
 
+    /// The records `query` selects; a row whose record cannot be decoded is left out and listed in `skipped`.
     func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
-        try inSnapshot { blocks throws(DeliveryStoreError) in try deliveries(query, in: blocks) }
+        skipped = []
+        return try inSnapshot { blocks throws(DeliveryStoreError) in try deliveries(query, in: blocks) }
+    }
+
+    /// `deliveries` with the rows it left out.
+    func deliveryPage(_ query: DeliveryQuery) throws(DeliveryStoreError) -> DeliveryPage {
+        let records = try deliveries(query)
+        return DeliveryPage(records: records, undecodable: skipped.sorted { $0.id < $1.id })
     }
 
     private func deliveries(
@@ -139,7 +150,9 @@ final class SQLiteDeliveryReader {
     func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
         try inSnapshot { blocks throws(DeliveryStoreError) in
             guard let block = blocks.block(holding: id) else { return nil }
-            return try records("SELECT \(Self.columns) FROM \(block.table) WHERE id = ?", [.integer(id)]).first
+            return try records(
+                "SELECT \(Self.columns) FROM \(block.table) WHERE id = ?", [.integer(id)], skipping: false
+            ).first
         }
     }
 
@@ -149,7 +162,7 @@ final class SQLiteDeliveryReader {
                 guard let row = lookups.newestRow(apnsKey: SQLiteLookupKey.apnsIDKey(apnsID)) else { return nil }
                 if let block = blocks.block(holding: row), let record = try records(
                     "SELECT \(Self.columns) FROM \(block.table) WHERE id = ? AND apns_id = ? COLLATE NOCASE",
-                    [.integer(row), .text(apnsID)]
+                    [.integer(row), .text(apnsID)], skipping: false
                 ).first {
                     return record
                 }
@@ -164,7 +177,7 @@ final class SQLiteDeliveryReader {
                 if let record = try records(
                     "SELECT \(Self.columns) FROM \(block.table) WHERE \(condition) AND id >= ? "
                         + "ORDER BY id DESC LIMIT 1",
-                    values + [.integer(blocks.firstVisible)]
+                    values + [.integer(blocks.firstVisible)], skipping: false
                 ).first {
                     return record
                 }
@@ -187,6 +200,11 @@ final class SQLiteDeliveryReader {
         }
     }
 
+    /// SQLite's quick check of the file (`SQLiteStoreCheck.quickCheck`): empty when it passed.
+    func quickCheck() throws(DeliveryStoreError) -> [String] {
+        try SQLiteStoreCheck.quickCheck(connection)
+    }
+
     func maxID() throws(DeliveryStoreError) -> Int64 {
         try inSnapshot { blocks throws(DeliveryStoreError) in try blocks.maxID(connection) }
     }
@@ -195,22 +213,31 @@ final class SQLiteDeliveryReader {
     static let columns = "id, record, received_at"
 
     /// The records of the rows `sql` selects (`columns`), keeping those whose stored blob passes `prefilter` and
-    /// that then pass `filter`, until `limit` are kept.
+    /// that then pass `filter`, until `limit` are kept. A row whose record cannot be decoded is left out and added
+    /// to `skipped` (`skipping`: a list or a search, where one bad row must not hide the others), or thrown (a
+    /// lookup of that one row).
     private func records(
-        _ sql: String, _ values: [SQLiteValue], limit: Int = .max,
+        _ sql: String, _ values: [SQLiteValue], limit: Int = .max, skipping: Bool = true,
         where prefilter: ([UInt8]) -> Bool = { _ in true }, then filter: (DeliveryRecord) -> Bool = { _ in true }
     ) throws(DeliveryStoreError) -> [DeliveryRecord] {
         let statement = try connection.prepare(sql)
         try statement.bind(values)
+        defer { statement.reset() }
         var result: [DeliveryRecord] = []
         while result.count < limit, try statement.step() {
             let id = statement.int64(0)
             let stored = statement.bytes(1)
             guard prefilter(stored) else { continue }
-            let record = try SQLiteStoredRecord.record(stored, id: id, receivedAt: statement.int64(2))
+            let record: DeliveryRecord
+            do {
+                record = try SQLiteStoredRecord.record(stored, id: id, receivedAt: statement.int64(2))
+            } catch {
+                guard skipping, case .corruptRecord(_, let detail) = error else { throw error }
+                skipped.append(UndecodableDelivery(id: id, error: detail))
+                continue
+            }
             if filter(record) { result.append(record) }
         }
-        statement.reset()
         return result
     }
 }

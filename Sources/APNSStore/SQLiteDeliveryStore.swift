@@ -37,6 +37,13 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// before `close()` returns, not later while the process exits.
     private let writerThread: JoinableThread
     private let closed = Atomic<Bool>(false)
+    /// What is wrong with the store (`DeliveryStore.problems`).
+    private let knownProblems = Locked(StoreProblems())
+    /// Decodes every row once after the store opens (`decodeEveryRow`), so health names a bad row before a read
+    /// trips over it; `close()` stops and joins it.
+    private let rowCheck = Locked<JoinableThread?>(nil)
+    /// The file.
+    public let path: String
 
     /// Opens (creating if needed) the store at `path`; `directory/fileName` is the usual path.
     public convenience init(
@@ -47,12 +54,44 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     /// `blockSize`: ids per block table (`SQLiteSchema`, version 6); nil for `SQLiteSchema.blockSize` (tests pass
-    /// small ones).
-    init(
+    /// small ones). Opening checks the file first (`SQLiteStoreCheck.quickCheck`): a file SQLite finds malformed throws
+    /// `.damaged` naming it, before anything is written to it.
+    convenience init(
         path: String, retention: RetentionPolicy, durability: Durability = .processCrash,
         clock: any WallClock = SystemClock(), blockSize: Int64?
     ) throws(DeliveryStoreError) {
+        do throws(DeliveryStoreError) {
+            try self.init(checked: path, retention: retention, durability: durability, clock: clock, blockSize: blockSize)
+        } catch {
+            if case .damaged = error { throw error }
+            guard error.isDamage else { throw error }
+            throw .damaged(path: path, detail: "\(error)")
+        }
+    }
+
+    private init(
+        checked path: String, retention: RetentionPolicy, durability: Durability,
+        clock: any WallClock, blockSize: Int64?
+    ) throws(DeliveryStoreError) {
+        self.path = path
+        // What the WAL holds before SQLite reads it (and drops what follows its last complete commit).
+        let writtenWAL = SQLiteStoreCheck.writtenWALFrames(walPath: path + "-wal")
         let writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
+        // Checked before anything below may write to it (a checkpoint, the journal mode, the schema); a file that
+        // fails is closed without the checkpoint closing would make.
+        writeConnection.checkpointOnClose(false)
+        let problems: [String]
+        do throws(DeliveryStoreError) {
+            problems = try SQLiteStoreCheck.quickCheck(writeConnection)
+        } catch {
+            writeConnection.close()
+            throw error
+        }
+        guard problems.isEmpty else {
+            writeConnection.close()
+            throw .damaged(path: path, detail: "SQLite's quick_check found: \(problems.prefix(3).joined(separator: "; "))")
+        }
+        writeConnection.checkpointOnClose(true)
         try writeConnection.execute("PRAGMA page_size=\(SQLiteSchema.pageSize)")  // a new file only
         try writeConnection.execute("PRAGMA journal_mode=WAL")
         try writeConnection.execute(durability == .powerLoss ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
@@ -67,7 +106,11 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         // Debian builds SQLite with SECURE_DELETE on: every record retention drops would be overwritten with zeros,
         // one more page written per push. Records hold no secret (the provider token is reduced to a fingerprint).
         try writeConnection.execute("PRAGMA secure_delete=OFF")
-        try SQLiteSchema.prepare(writeConnection, maxCount: retention.maxCount)
+        var notes: [String] = []
+        if let writtenWAL, let note = SQLiteStoreCheck.droppedFramesNote(walPath: path + "-wal", written: writtenWAL) {
+            notes.append(note)
+        }
+        notes += try SQLiteSchema.prepare(writeConnection, maxCount: retention.maxCount)
         let readConnection = try SQLiteConnection(path: path, mode: .readWrite)
         let lookups = SQLiteLookupIndex()
         let reader = try SQLiteDeliveryReader(connection: readConnection, lookups: lookups)
@@ -85,6 +128,13 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         } catch {
             throw .sqlite(code: 1, message: "\(error)")
         }
+        knownProblems.withLock { $0.openNotes = notes }
+        let thread = try? JoinableThread(name: "apns-store-check") { [weak self] in
+            guard let self else { return }
+            let rows = try? self.decodeEveryRow()
+            if let rows { self.knownProblems.withLock { $0.add(undecodable: rows.undecodable) } }
+        }
+        rowCheck.withLock { $0 = thread }
     }
 
     /// Opens `directory/deliveries.sqlite`, creating the directory if needed.
@@ -139,7 +189,13 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
-        try withReader { reader throws(DeliveryStoreError) in try reader.deliveries(query) }
+        try deliveryPage(query).records
+    }
+
+    public func deliveryPage(_ query: DeliveryQuery) throws(DeliveryStoreError) -> DeliveryPage {
+        let page = try withReader { reader throws(DeliveryStoreError) in try reader.deliveryPage(query) }
+        if !page.undecodable.isEmpty { knownProblems.withLock { $0.add(undecodable: page.undecodable) } }
+        return page
     }
 
     public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
@@ -148,6 +204,33 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
 
     public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         try withReader { reader throws(DeliveryStoreError) in try reader.delivery(apnsID: apnsID) }
+    }
+
+    public var problems: StoreProblems { knownProblems.withLock { $0 } }
+
+    /// Checks the file (`SQLiteStoreCheck.quickCheck`) and decodes every visible row, a page at a time (reads
+    /// and pushes go on between pages); what it finds replaces what reads had found.
+    public func check() throws(DeliveryStoreError) -> StoreCheckReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let problems: [String]
+        do throws(DeliveryStoreError) {
+            problems = try withReader { reader throws(DeliveryStoreError) in try reader.quickCheck() }
+        } catch where error.isDamage {
+            problems = ["\(error)"]
+        }
+        let (rows, undecodable) = problems.isEmpty ? try decodeEveryRow() : (0, [])
+        knownProblems.withLock { known in
+            known.checkFailures = problems
+            if problems.isEmpty {
+                known.readFailure = nil
+                known.forgetUndecodable()
+                known.add(undecodable: undecodable)
+            }
+        }
+        return StoreCheckReport(
+            problems: problems, rows: rows, undecodable: Array(undecodable.prefix(StoreProblems.listLimit)),
+            undecodableCount: undecodable.count, seconds: (clock.now - start).inSeconds)
     }
 
     /// Rows in the in-memory lookup index (tests: it must match the rows the file holds).
@@ -166,7 +249,9 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
             done.signal()
         }) else { throw .closed }
         done.wait()
-        return try outcome.withLock { $0 }.get()
+        let deleted = try outcome.withLock { $0 }.get()
+        knownProblems.withLock { $0.forgetUndecodable() }
+        return deleted
     }
 
     public func flush() {
@@ -177,16 +262,47 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
 
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        rowCheck.withLock { $0 }?.join()
         queue.close()
         writerThread.join()
         signal.close()
     }
 
+    /// Reads every visible row, a page at a time (reads and pushes go on between pages), until the store closes;
+    /// returns how many rows it read and those it could not decode (100,000 rows: 0.6 s on a release build).
+    private func decodeEveryRow() throws(DeliveryStoreError) -> (rows: Int, undecodable: [UndecodableDelivery]) {
+        var undecodable: [UndecodableDelivery] = []
+        var rows = 0
+        var afterID: Int64 = 0
+        while !closed.load(ordering: .acquiring) {
+            let page = try withReader { reader throws(DeliveryStoreError) in
+                try reader.deliveryPage(
+                    DeliveryQuery(filter: .all, afterID: afterID, limit: exportPageSize, order: .oldestFirst))
+            }
+            rows += page.records.count + page.undecodable.count
+            undecodable += page.undecodable
+            let last = max(page.records.last?.id ?? 0, page.undecodable.last?.id ?? 0)
+            guard last > afterID else { break }
+            afterID = last
+        }
+        return (rows, undecodable)
+    }
+
+    /// Runs a read; a read that finds the file damaged, or a row it cannot decode, is remembered in `problems`.
     private func withReader<T>(_ body: (SQLiteDeliveryReader) throws(DeliveryStoreError) -> T)
         throws(DeliveryStoreError) -> T
     {
         readerLock.lock()
         defer { readerLock.unlock() }
-        return try body(reader)
+        do throws(DeliveryStoreError) {
+            return try body(reader)
+        } catch {
+            if error.isDamage {
+                knownProblems.withLock { $0.readFailure = error.description }
+            } else if case .corruptRecord(let id, let detail) = error {
+                knownProblems.withLock { $0.add(undecodable: [UndecodableDelivery(id: id, error: detail)]) }
+            }
+            throw error
+        }
     }
 }

@@ -65,6 +65,12 @@ enum SQLiteSchema {
     /// (No primary key: its automatic index would be the file's only index, and files of versions 4 and 5 keep none.)
     static let createMeta = "CREATE TABLE IF NOT EXISTS store_meta(key TEXT NOT NULL, value INTEGER NOT NULL)"
     static let maxCountKey = "max_count"
+    /// Beside `max_count`, its check (`maxCountCheck`): a damaged value decides which rows every read shows, so it
+    /// is validated, never trusted (a file written before the check was kept has none: its value is taken if it is
+    /// positive).
+    static let maxCountCheckKey = "max_count_check"
+
+    static func maxCountCheck(_ value: Int64) -> Int64 { SQLiteLookupKey.tokenKey("max_count=\(value)") }
 
     /// The page size of a new file. A Live Activity row (~2.5 KB with its columns) fits once in a 4 KiB page and
     /// three times in 8 KiB; with group commit most pages a commit writes are full ones.
@@ -130,7 +136,13 @@ enum SQLiteSchema {
     /// block (dropped instead when the file already has blocks, or when it is empty), trailing empty blocks go (the
     /// ids of an empty file start again at 1, and must not land in a block named for a later id), and `store_meta`
     /// records `maxCount`.
-    static func prepare(_ connection: SQLiteConnection, maxCount: Int) throws(DeliveryStoreError) {
+    /// Returns what it found wrong and ignored (retention metadata that failed its check), for the store to report.
+    @discardableResult
+    static func prepare(_ connection: SQLiteConnection, maxCount: Int) throws(DeliveryStoreError) -> [String] {
+        var notes: [String] = []
+        if case .failed(let detail) = try storedLimit(connection) {
+            notes.append("\(detail); it was ignored: no row was hidden or deleted by it, and the store now keeps \(maxCount)")
+        }
         if try SQLiteBlocks(connection).blocks.first?.table == legacyTable {
             if try !hasLookupKeys(connection) { try migrate(connection) }
             try connection.execute(dropLegacyIndexes)
@@ -156,15 +168,18 @@ enum SQLiteSchema {
             }
             try deleteRetired(connection, growingTo: maxCount)
             try connection.execute(createMeta)
-            try connection.prepare("DELETE FROM store_meta WHERE key = ?").run([.text(maxCountKey)])
-            try connection.prepare("INSERT INTO store_meta(key, value) VALUES (?, ?)")
-                .run([.text(maxCountKey), .integer(Int64(maxCount))])
+            try connection.prepare("DELETE FROM store_meta WHERE key IN (?, ?)")
+                .run([.text(maxCountKey), .text(maxCountCheckKey)])
+            let insert = try connection.prepare("INSERT INTO store_meta(key, value) VALUES (?, ?)")
+            try insert.run([.text(maxCountKey), .integer(Int64(maxCount))])
+            try insert.run([.text(maxCountCheckKey), .integer(maxCountCheck(Int64(maxCount)))])
             try connection.execute("PRAGMA user_version = \(version)")
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
         }
+        return notes
     }
 
     /// When the store opens its file with a larger count limit than the one in `store_meta`, deletes the rows the
@@ -184,14 +199,36 @@ enum SQLiteSchema {
         }
     }
 
-    /// The count limit in `store_meta`; nil for a file before version 6 (nothing hidden).
+    /// The count limit in `store_meta`; nil for a file before version 6, or one whose value failed its check
+    /// (nothing hidden: every row shows, rather than rows hidden by a damaged value).
     static func storedMaxCount(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Int? {
+        guard case .valid(let maxCount) = try storedLimit(connection) else { return nil }
+        return maxCount
+    }
+
+    enum StoredLimit: Equatable {
+        /// No `store_meta` or no `max_count` in it (a file before version 6).
+        case absent
+        case valid(Int)
+        /// The value is not a count limit, or does not match its check: what was found.
+        case failed(String)
+    }
+
+    /// The count limit in `store_meta`, validated.
+    static func storedLimit(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> StoredLimit {
         let exists = try SQLiteBlocks.integer(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'store_meta'", [], in: connection)
-        guard exists ?? 0 > 0 else { return nil }
-        return try SQLiteBlocks.integer(
-            "SELECT value FROM store_meta WHERE key = ?", [.text(maxCountKey)], in: connection
-        ).map { Int($0) }
+        guard exists ?? 0 > 0 else { return .absent }
+        let read = "SELECT value FROM store_meta WHERE key = ?"
+        guard let value = try SQLiteBlocks.integer(read, [.text(maxCountKey)], in: connection) else { return .absent }
+        let check = try SQLiteBlocks.integer(read, [.text(maxCountCheckKey)], in: connection)
+        guard value > 0, value <= Int64(Int32.max) else {
+            return .failed("the store's retention metadata (store_meta max_count = \(value)) is not a count limit")
+        }
+        if let check, check != maxCountCheck(value) {
+            return .failed("the store's retention metadata (store_meta max_count = \(value)) does not match its check")
+        }
+        return .valid(Int(value))
     }
 
     /// Whether the file's rows have the version-2 key columns: an older file's `deliveries` table may not; blocks

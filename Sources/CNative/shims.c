@@ -59,6 +59,10 @@ int cnative_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name) {
 
 sqlite3_destructor_type cnative_sqlite_transient(void) { return SQLITE_TRANSIENT; }
 
+int cnative_sqlite_checkpoint_on_close(sqlite3 *db, int enabled) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, (int *)0);
+}
+
 int cnative_bound_port(int fd) {
     struct sockaddr_storage storage;
     socklen_t length = sizeof(storage);

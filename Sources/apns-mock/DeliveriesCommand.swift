@@ -78,7 +78,9 @@ struct DeliveriesCommand: ParsableCommand {
         let filter = try filter()
         let source = try source.open()
         let style = TerminalStyle.current()
-        let records = try source.deliveries(DeliveryQuery(filter: filter, limit: limit)).reversed()
+        let page = try source.deliveryPage(DeliveryQuery(filter: filter, limit: limit))
+        Self.reportUndecodable(page.undecodable)
+        let records = page.records.reversed()
         var lastID = try records.last?.id ?? source.newestID()
         // --follow prints rows long after the header: fixed column widths keep them under it.
         let widths = follow ? DeliveryTable.followWidths(for: Array(records)) : nil
@@ -96,6 +98,17 @@ struct DeliveriesCommand: ParsableCommand {
             lastID = last.id
             emit(render(fresh, style: style, header: false, widths: widths))
         }
+    }
+
+    /// Says on standard error which stored rows were left out because they could not be decoded (the output
+    /// stays deliveries only).
+    static func reportUndecodable(_ rows: [UndecodableDelivery]) {
+        guard !rows.isEmpty else { return }
+        let listed = rows.prefix(10).map { "\($0.id) (\($0.error))" }.joined(separator: ", ")
+        let more = rows.count > 10 ? " and \(rows.count - 10) more" : ""
+        FileHandle.standardError.write(Data(
+            ("apns-mock: \(rows.count) stored deliver\(rows.count == 1 ? "y" : "ies") could not be decoded and "
+                + "\(rows.count == 1 ? "was" : "were") left out: \(listed)\(more)\n").utf8))
     }
 
     /// Unbuffered, so `--follow` output reaches a pipe at once.

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSMock
+import APNSStore
 import ArgumentParser
 import Foundation
 
@@ -21,11 +22,25 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Strict mode: warnings and device-level Live Activity drops are answered with HTTP 400 and a mock-specific reason (NOT APNs behaviour).")
     var strict = false
 
+    @Flag(help: "If the delivery store fails its check at start-up: move it aside (never deleted), copy every readable delivery into a fresh store, report how many were kept and lost, and serve.")
+    var recover = false
+
     func run() throws {
         var configuration = try options.config.map(MockConfiguration.load(path:)) ?? MockConfiguration()
         try apply(to: &configuration)
         SignalWaiter.blockShutdownSignals()
-        let server = try MockServer(configuration: configuration)
+        let server: MockServer
+        do {
+            server = try MockServer(configuration: configuration, recoverStore: recover)
+        } catch DeliveryStoreError.damaged(let path, let detail) {
+            throw CommandFailure.usage(Self.damagedStoreMessage(path: path, detail: detail))
+        }
+        if let recovery = server.storeRecovery {
+            FileHandle.standardError.write(Data("apns-mock: \(recovery.summary)\n".utf8))
+        }
+        for note in server.storeNotes {
+            FileHandle.standardError.write(Data("apns-mock: \(note)\n".utf8))
+        }
         let announcement = try server.start()
         FileHandle.standardOutput.write(Data((announcement.line() + "\n").utf8))
         if !server.activitySchemaNames.isEmpty {
@@ -38,6 +53,14 @@ struct ServeCommand: ParsableCommand {
         let signal = SignalWaiter.wait()
         FileHandle.standardError.write(Data("apns-mock: signal \(signal), shutting down gracefully\n".utf8))
         server.shutdown()
+    }
+
+    /// The refusal when the store fails its check: the file, what was found, and the ways on.
+    static func damagedStoreMessage(path: String, detail: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return "the delivery store \(path) is damaged (\(detail)). Nothing was changed. Start again with --recover to "
+            + "move it aside to \(path).damaged-<time> (it is never deleted) and copy every delivery that can still "
+            + "be read into a fresh store; `apns-mock deliveries --data-dir \(directory)` reads what is left meanwhile"
     }
 
     func apply(to configuration: inout MockConfiguration) throws {

@@ -101,4 +101,17 @@ import Testing
             + #""event":"listening","h2c_port":null,"host":"127.0.0.1","pid":42,"production_port":40002,"threads":2,"#
             + #""tls_port":40000}"#)
     }
+
+    /// A store degraded at start-up is said on the line, with the reason; a working one adds no key.
+    @Test func aDegradedStoreIsSaidWithItsReason() throws {
+        let line = StartupAnnouncement(
+            host: "127.0.0.1", tlsPort: 40000, h2cPort: nil, productionPort: nil, adminPort: nil, adminHost: nil,
+            environment: "development", pid: 42, threads: 2, dataDir: "d", storeProblem: "delivery 7 could not be decoded"
+        ).line()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["store_status"] as? String == "degraded")
+        #expect(object["store_problem"] as? String == "delivery 7 could not be decoded")
+        let decoded = try JSONDecoder().decode(StartupAnnouncement.self, from: Data(line.utf8))
+        #expect(decoded.storeProblem == "delivery 7 could not be decoded")
+    }
 }

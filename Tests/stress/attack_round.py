@@ -10,6 +10,7 @@ normal client kept being answered (no error, p99 under NORMAL_P99_LIMIT). Exits 
 """
 import argparse
 import json
+import os
 import pathlib
 import select
 import socket
@@ -29,6 +30,7 @@ import hpack  # noqa: E402
 from conftest import BINARY, REPO, MockServer  # noqa: E402
 from helpers.h2client import H2Client, raw_frames  # noqa: E402
 from helpers.tokens import BUNDLE, pyjwt_token  # noqa: E402
+from helpers import store_damage  # noqa: E402
 
 DEVICE = "a1" * 32
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
@@ -476,6 +478,89 @@ def parked_long_polls(server, size):
     return statuses.get("parked") == 64 and statuses.get(503) == count - 64, f"{count} long polls: {statuses}, health {health}"
 
 
+def store_copy_of(server):
+    """A consistent copy of `server`'s store (sqlite3 .backup while it runs) and how many rows it holds."""
+    directory = store_damage.copy_store(server.data_dir)
+    return directory, store_damage.rows_in_file(pathlib.Path(directory) / store_damage.STORE)
+
+
+def store_row_undecodable(server, size):
+    """One row's record blob replaced in a copy of the store: every other row still exports, the bad one is named."""
+    store_damage.fill(server, 50 * size)
+    directory, rows = store_copy_of(server)
+    bad = store_damage.middle_id(directory)
+    store_damage.replace_record(directory, bad)
+    copy = MockServer([], data_dir=directory)
+    try:
+        with urllib.request.urlopen(copy.admin_url + "/api/deliveries/export", timeout=60) as response:
+            lines = len(response.read().splitlines())
+            named = response.headers.get("X-Undecodable-Deliveries")
+        health = admin(copy, "/api/health")
+    finally:
+        copy.stop()
+        store_damage.remove(directory)
+    held = lines == rows - 1 and named == str(bad) and health["status"] == "degraded"
+    return held, f"{lines} of {rows} rows exported, undecodable named: {named}, health {health['status']}"
+
+
+def store_page_overwritten(server, size):
+    """A page in the middle of a copy of the store overwritten: refused naming the file, then --recover salvages."""
+    store_damage.fill(server, 50 * size)
+    directory, rows = store_copy_of(server)
+    store_damage.overwrite_page(directory, store_damage.page_count(directory) // 2)
+    before = store_damage.store_files(directory)[store_damage.STORE]
+    code, stderr = store_damage.serve_refused(directory)
+    refused = code == 2 and "is damaged" in stderr and "--recover" in stderr
+    copy = MockServer(["--recover"], data_dir=directory)
+    try:
+        line = store_damage.stderr_line(copy, "recovered the delivery store") or ""
+        listed = admin(copy, "/api/health")["deliveries"]
+    finally:
+        copy.stop()
+    aside = [path for path in pathlib.Path(directory).glob(store_damage.STORE + ".damaged-*")
+             if not path.name.endswith(("-wal", "-shm"))]
+    kept = int(line.split("kept ")[1].split(" ")[0]) if line else -1
+    lost = int(line.split("lost ")[1].split(" ")[0].rstrip(";,")) if line else -1
+    intact = len(aside) == 1 and aside[0].read_bytes() == before
+    store_damage.remove(directory)
+    held = refused and kept > 0 and kept + lost == rows and listed == kept and intact
+    return held, (f"refused (exit {code}); --recover kept {kept}, lost {lost} of {rows}, {listed} served, "
+                  f"damaged file {'kept intact' if intact else 'CHANGED OR MISSING'}")
+
+
+def store_retention_metadata_damaged(server, size):
+    """store_meta max_count 100000 -> 10 in a copy: ignored and said, every row still shows."""
+    directory, rows = store_copy_of(server)
+    store_damage.sql(directory, "UPDATE store_meta SET value = 10 WHERE key = 'max_count'")
+    copy = MockServer([], data_dir=directory)
+    try:
+        health = admin(copy, "/api/health")
+    finally:
+        copy.stop()
+        store_damage.remove(directory)
+    said = any("max_count = 10" in note for note in health.get("storeNotes", []))
+    return health["deliveries"] == rows and said, f"{health['deliveries']} of {rows} rows shown, note said: {said}"
+
+
+def store_wal_truncated(server, size):
+    """A server killed with its deliveries in the WAL, the WAL cut mid-frame: the dropped frames are reported."""
+    own = MockServer([])
+    store_damage.fill(own, 50 * size)
+    own.process.kill()
+    own.process.wait(timeout=10)
+    wal = pathlib.Path(own.data_dir) / (store_damage.STORE + "-wal")
+    os.truncate(wal, wal.stat().st_size - 3000)
+    (pathlib.Path(own.data_dir) / "apns-mock.lock").unlink(missing_ok=True)
+    again = MockServer([], data_dir=own.data_dir)
+    try:
+        notes = admin(again, "/api/health").get("storeNotes", [])
+    finally:
+        again.stop()
+    said = [note for note in notes if "write-ahead log" in note]
+    logged = store_damage.stderr_line(again, "write-ahead log") is not None
+    return bool(said) and logged, (said[0][:90] + "…") if said else "nothing said"
+
+
 def admin(server, path):
     with urllib.request.urlopen(server.admin_url + path, timeout=10) as response:
         return json.loads(response.read())
@@ -491,6 +576,10 @@ SHARED = [
     ("second server on the push port", second_server_same_port),
     ("second server on the data directory", second_server_same_data_dir),
     ("admin API from a web page", admin_from_a_web_page),
+    ("store: one row undecodable", store_row_undecodable),
+    ("store: a page overwritten", store_page_overwritten),
+    ("store: retention metadata damaged", store_retention_metadata_damaged),
+    ("store: WAL truncated", store_wal_truncated),
 ]
 OWN_SERVER = [
     ("descriptor limit reached", descriptor_exhaustion, True),

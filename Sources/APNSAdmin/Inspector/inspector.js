@@ -26,6 +26,17 @@ function setStatus(text, cls) {
   status.className = "status " + (cls || "");
 }
 
+// The status dot: "live", or "store degraded" (the reason in its tooltip) while /api/health says degraded.
+async function setLive() {
+  let reason = null;
+  try {
+    const health = await (await api("/api/health")).json();
+    if (health.status === "degraded") reason = health.degradedReason || health.storeError || "see /api/health";
+  } catch (error) { /* the next long poll tells whether the server is reachable */ }
+  setStatus(reason ? "store degraded" : "live", reason ? "degraded" : "live");
+  document.getElementById("status").title = reason || "";
+}
+
 async function api(path) {
   const headers = state.token ? { Authorization: "Bearer " + state.token } : {};
   const response = await fetch(path, { headers, cache: "no-store" });
@@ -150,7 +161,7 @@ async function reload() {
   const response = await api("/api/deliveries?" + params);
   const data = await response.json();
   if (generation !== state.generation) return;
-  setStatus("live", "live");
+  await setLive();
   document.querySelector("#deliveries tbody").replaceChildren();
   state.rows.clear();
   state.latestId = data.latestId;
@@ -177,7 +188,7 @@ async function follow() {
       params.set("after_id", String(state.latestId));
       params.set("timeout_ms", "25000");
       const response = await api("/api/deliveries/wait?" + params);
-      setStatus("live", "live");
+      await setLive();
       if (generation !== state.generation) continue;
       if (response.status === 200) await catchUp(generation);
       else if (response.status !== 204) await sleep(1000);
