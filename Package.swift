@@ -58,7 +58,8 @@ let package = Package(
         .target(name: "APNSStore", dependencies: ["CNative", "APNSJSON", "APNSCore", "HTTPContract"]),
         .target(
             name: "APNSAdmin", dependencies: ["CNative", "APNSJSON", "APNSCore", "APNSStore", "APNSLiveActivity"],
-            resources: [.copy("Inspector")]
+            // Compiled into the binary (PackageResources): a copied binary serves the inspector without a bundle.
+            resources: [.embedInCode("Inspector")]
         ),
         .target(name: "APNSAdminClient", dependencies: ["APNSJSON", "APNSCore", "APNSStore", "APNSClient"]),
         .target(name: "DeliveryRendering", dependencies: ["APNSCore", "APNSStore"]),
@@ -69,7 +70,9 @@ let package = Package(
             dependencies: [
                 "APNSJSON", "APNSCore", "APNSLiveActivity", "APNSPipeline", "ActivitySourceParser", "APNSCrypto",
                 "APNSTransport", "APNSStore", "APNSAdmin", "APNSMetrics",
-            ]
+            ],
+            // The TEST-ONLY credentials (links to certs/), compiled in: see DefaultCredentials.
+            resources: [.embedInCode("TestOnlyCredentials")]
         ),
         // The HTTP/2 client of `apns-mock push` and `conformance server` (nghttp2 + OpenSSL, confined to two files).
         .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSJSON", "APNSCore", "APNSCrypto", "NGHTTP2Bridge"]),

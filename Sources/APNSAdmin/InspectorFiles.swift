@@ -1,38 +1,48 @@
 import APNSCore
 import Foundation
 
-/// The web inspector's static files (HTML, CSS, JS under `Sources/APNSAdmin/Inspector/`), read from the module's
-/// resource bundle on the first request for one of them, not at start-up: the bundle lookup and the reads stay off
-/// the path to the listening line. Only files in that directory are served; names with a slash never match.
+/// The web inspector's static files (HTML, CSS, JS under `Sources/APNSAdmin/Inspector/`), compiled into the binary
+/// (Package.swift: `.embedInCode("Inspector")`), so a copied binary serves them with no bundle or source tree beside
+/// it. Turned into responses on the first request for one of them, not at start-up. Only these files are served;
+/// names with a slash never match.
 public struct InspectorFiles: Sendable {
-    /// Where the files are; nil: there are none.
-    private let locate: @Sendable () -> URL?
+    /// The files compiled in. A file added to `Inspector/` is listed here too (InspectorFilesTests checks that the
+    /// two agree).
+    static let embeddedFiles: [String: [UInt8]] = [
+        "index.html": PackageResources.index_html,
+        "inspector.css": PackageResources.inspector_css,
+        "inspector.js": PackageResources.inspector_js,
+        "activities.js": PackageResources.activities_js,
+    ]
+
+    /// Where the files are; nil: the compiled-in ones.
+    private let directory: URL?
     /// The files once read (shared by copies of this value).
     private let loaded: Locked<[String: Data]?>
 
-    /// The bundled inspector.
+    /// The inspector compiled into the binary.
     public static func bundled() -> InspectorFiles {
-        InspectorFiles(locate: { Bundle.module.url(forResource: "Inspector", withExtension: nil) }, files: nil)
+        InspectorFiles(directory: nil, files: nil)
     }
 
-    /// The files of `directory`.
+    /// The files of `directory`, read on the first request.
     public init(directory: URL) {
-        self.init(locate: { directory }, files: nil)
+        self.init(directory: directory, files: nil)
     }
 
     init(files: [String: Data]) {
-        self.init(locate: { nil }, files: files)
+        self.init(directory: nil, files: files)
     }
 
-    private init(locate: @escaping @Sendable () -> URL?, files: [String: Data]?) {
-        self.locate = locate
+    private init(directory: URL?, files: [String: Data]?) {
+        self.directory = directory
         loaded = Locked(files)
     }
 
     private var files: [String: Data] {
         loaded.withLock { loaded in
             if let loaded { return loaded }
-            let files = locate().map(Self.read(directory:)) ?? [:]
+            let files = directory.map(Self.read(directory:)) ?? Self.embeddedFiles.mapValues { Data($0) }
             loaded = files
             return files
         }

@@ -1,6 +1,26 @@
 import APNSTransport
 
 extension MockConfiguration {
+    /// Refuses values that cannot work, before anything starts: a port outside 0...65535 (0 picks a free one), a
+    /// thread count outside 1...1024, and what `LimitSettings.validate` refuses. The message names the flag and the
+    /// configuration key, which set the same value.
+    public func validate() throws {
+        for (name, value) in [
+            ("--port / \"port\"", port as Int?), ("--h2c-port / \"h2cPort\"", h2cPort),
+            ("--production-port / \"productionPort\"", productionPort), ("--manage-port / \"managePort\"", managePort),
+            ("--production-manage-port / \"productionManagePort\"", productionManagePort),
+            ("--admin-port / \"admin.port\"", admin.port),
+        ] {
+            if let value, !(0...65_535).contains(value) {
+                throw ConfigurationError.badFlag("\(name) is a port from 0 to 65535 (0 picks a free one), not \(value)")
+            }
+        }
+        if let threads, !(1...1024).contains(threads) {
+            throw ConfigurationError.badFlag("--threads / \"threads\" is from 1 to 1024, not \(threads)")
+        }
+        try limits.validate()
+    }
+
     /// Connection timeouts and request-memory caps (docs/reliability.md). Every key is optional; nil keeps the
     /// default of `TransportSettings`.
     public struct LimitSettings: Codable, Sendable, Equatable {
@@ -22,7 +42,7 @@ extension MockConfiguration {
                 ("limits.handshakeTimeoutSeconds", handshakeTimeoutSeconds), ("limits.idleTimeoutSeconds", idleTimeoutSeconds),
                 ("limits.streamTimeoutSeconds", streamTimeoutSeconds),
             ] {
-                if let value, !(value > 0) { throw ConfigurationError.badFlag("\(key) must be a positive number of seconds, got \(value)") }
+                if let value, !(value > 0 && value.isFinite) { throw ConfigurationError.badFlag("\(key) must be a positive number of seconds, got \(value)") }
             }
             for (key, value) in [
                 ("limits.connectionBodyBufferBytes", connectionBodyBufferBytes), ("limits.totalBodyBufferBytes", totalBodyBufferBytes),

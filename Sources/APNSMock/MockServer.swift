@@ -39,6 +39,7 @@ public final class MockServer: Sendable {
     /// `recoverStore`: when the store file fails its check (`DeliveryStoreError.damaged`), move it aside and salvage
     /// its readable rows into a fresh one (`SQLiteStoreRecovery`) instead of throwing.
     public init(configuration: MockConfiguration, clock: any WallClock = SystemClock(), recoverStore: Bool = false) throws {
+        try configuration.validate()
         self.configuration = configuration
         tokens = DeviceTokenRegistry(configuration.tokens)
         authentication = configuration.allowUnauthenticated == true ? nil : try AuthenticationService(configuration: configuration)
@@ -99,7 +100,6 @@ public final class MockServer: Sendable {
             roles.append(role)
         }
         listenerRoles = roles
-        try configuration.limits.validate()
         transport = try HTTP2Server(
             listeners: listeners,
             tls: TLSFiles(

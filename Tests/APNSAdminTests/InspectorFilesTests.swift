@@ -32,3 +32,26 @@ import Testing
         #expect(get(router, "/late.js")?.status == 404)
     }
 }
+
+/// The inspector is compiled into the binary: what it serves is exactly the files of `Sources/APNSAdmin/Inspector/`,
+/// with no bundle or directory beside the binary (a copied binary used to crash on the first page).
+@Suite struct EmbeddedInspectorTests {
+    @Test func servesEveryFileOfTheInspectorDirectoryByteForByte() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/APNSAdmin/Inspector")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(!names.isEmpty)
+        let inspector = InspectorFiles.bundled()
+        #expect(inspector.names == names)
+        let store = InMemoryDeliveryStore()
+        defer { store.close() }
+        let router = AdminRouter(store: store, backend: FakeBackend(), bearerToken: nil, inspector: inspector)
+        for name in names {
+            guard case .respond(let response) = router.route(AdminRequest(method: "GET", uri: "/" + name)) else {
+                Issue.record("\(name): not answered"); continue
+            }
+            #expect(response.status == 200, "\(name)")
+            #expect(response.body == FileManager.default.contents(atPath: directory.appendingPathComponent(name).path), "\(name)")
+        }
+    }
+}

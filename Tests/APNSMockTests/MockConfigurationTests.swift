@@ -4,6 +4,26 @@ import Testing
 @testable import APNSMock
 
 @Suite struct MockConfigurationTests {
+    /// A value that cannot work is refused before anything starts, from a flag or the file alike (a port above
+    /// 65535 used to trap in the transport, and the admin port was clamped to 65535).
+    @Test(arguments: [
+        ("{\"port\": 70000}", "--port"), ("{\"admin\": {\"port\": 99999}}", "--admin-port"),
+        ("{\"h2cPort\": -1}", "--h2c-port"), ("{\"managePort\": 65536}", "--manage-port"),
+        ("{\"threads\": 0}", "--threads"), ("{\"limits\": {\"idleTimeoutSeconds\": 0}}", "idleTimeoutSeconds"),
+        ("{\"limits\": {\"connectionBodyBufferBytes\": -1}}", "connectionBodyBufferBytes"),
+    ])
+    func aValueThatCannotWorkIsRefusedNamingItsFlagOrKey(json: String, named: String) throws {
+        let configuration = try MockConfiguration.decode(Data(json.utf8))
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        do { try configuration.validate() } catch { #expect("\(error)".contains(named)) }
+    }
+
+    @Test func theEdgesOfEachRangeAreAccepted() throws {
+        let configuration = try MockConfiguration.decode(Data(
+            "{\"port\": 0, \"h2cPort\": 65535, \"admin\": {\"port\": 0}, \"threads\": 1}".utf8))
+        try configuration.validate()
+    }
+
     @Test func anEmptyFileKeepsEveryDefault() throws {
         let configuration = try MockConfiguration.decode(Data("{}".utf8))
         #expect(configuration == MockConfiguration())

@@ -1,0 +1,1 @@
+../../../certs/AuthKey_ABC123DEFG.p8
