@@ -38,6 +38,21 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/apns-mock
 
+# `make dist`: the release tarball in .build/dist (binary with the Swift runtime linked in, stripped; README;
+# SHA-256 sums). `make test-dist` runs it in a minimal Debian 12 root (debootstrap; root needed); `make
+# test-container` builds ./Dockerfile with buildah on that root and pushes through the container. Both need the
+# release build, so CI's `make test` runs neither (times in the README, "Install it anywhere").
+DIST_DIR := .build/dist
+.PHONY: dist test-dist test-container
+dist: build
+	scripts/make-dist $(RELEASE_BIN) $(DIST_DIR)
+
+test-dist: dist
+	scripts/test-dist $$(ls -t $(DIST_DIR)/apns-mock-*.tar.gz | head -1)
+
+test-container: test-dist
+	scripts/test-container $$(ls -t $(DIST_DIR)/apns-mock-*.tar.gz | head -1)
+
 $(VENV)/.installed: Tests/integration/requirements.txt
 	@scripts/install-deps
 	python3 -m venv $(VENV)
