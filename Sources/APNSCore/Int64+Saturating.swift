@@ -4,7 +4,7 @@ extension Int64 {
     public init(saturating value: Double) {
         if value.isNaN {
             self = 0
-        } else if value >= 9_223_372_036_854_775_807 {
+        } else if value >= 9_223_372_036_854_775_808.0 {  // 2^63, the first Double above Int64.max
             self = .max
         } else if value <= -9_223_372_036_854_775_808 {
             self = .min

@@ -218,7 +218,7 @@ struct DeliveryPacker: Sendable {
 
     /// A byte 0, the payload's count and its bytes.
     private mutating func writeOut(payload: [UInt8]) {
-        payload.withUnsafeBufferPointer { bytes.appendCounted(tag: 0, $0) }
+        _ = payload.withUnsafeBufferPointer { bytes.appendCounted(tag: 0, $0) }
     }
 
     @inline(__always)
@@ -243,7 +243,7 @@ struct DeliveryPacker: Sendable {
     /// where a pooling one writes a number (texts that rarely repeat within a record; no search for a repeat).
     private mutating func literal(_ text: String?) {
         guard let text else { return tag(.absent) }
-        text.withUTF8InPlace { utf8 in bytes.appendCounted(tag: Self.inlineTag, utf8) }
+        _ = text.withUTF8InPlace { utf8 in bytes.appendCounted(tag: Self.inlineTag, utf8) }
     }
 
     /// A fault's fields, in a self-contained record.

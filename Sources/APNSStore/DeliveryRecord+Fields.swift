@@ -390,7 +390,7 @@ extension DeliveryRecordField {
     }
 
     /// An array of objects with two string members (`headers`: name/value, `warnings`: code/message).
-    static func pairs<Item: DeliveryRecordPair>(
+    static func pairs<Item: DeliveryRecordPair & Sendable>(
         _ key: String, _ names: (String, String), required: Bool,
         _ get: @escaping @Sendable (DeliveryRecord) -> [Item],
         _ set: @escaping @Sendable (inout DeliveryRecord, [Item]) -> Void,

@@ -101,7 +101,7 @@ final class EventLoopWorker: @unchecked Sendable {
     /// Binds `configuration` on `port` with SO_REUSEPORT; returns the port actually bound.
     func listen(_ configuration: ListenerConfiguration, port: Int) throws -> Int {
         let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(port)" : "\(configuration.host):\(port)"
-        guard var (storage, length) = Self.socketAddress(host: configuration.host, port: port) else {
+        guard case (var storage, let length)? = Self.socketAddress(host: configuration.host, port: port) else {
             throw TransportError.listen("cannot parse address \(address): use an IPv4 or IPv6 literal or localhost")
         }
         let flags = UInt32(LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_REUSEABLE_PORT | LEV_OPT_CLOSE_ON_EXEC)

@@ -52,7 +52,7 @@ final class InMemoryClient {
         if let authority { fields.append((":authority", authority)) }
         fields += headers
         let streamID = withClientNameValues(fields) { nva -> Int32 in
-            guard let chunks else {
+            guard chunks != nil else {
                 return nghttp2_submit_request(session, nil, nva.baseAddress, nva.count, nil, nil)
             }
             var provider = nghttp2_data_provider()

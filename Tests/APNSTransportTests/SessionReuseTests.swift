@@ -185,7 +185,7 @@ extension SessionReuseTests {
 
 extension NameValueBufferTests {
     @Test func aPairAddedUnindexedCarriesNghttp2sNoIndexFlagAndTheOthersNone() {
-        var buffer = NameValueBuffer()
+        let buffer = NameValueBuffer()
         buffer.append(name: ":status", decimal: 200)
         buffer.append(lowercasingName: "apns-id", value: "A", indexed: false)
         buffer.append(lowercasingName: "content-type", value: "application/json")
