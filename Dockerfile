@@ -4,13 +4,12 @@
 #   docker run -p 2197:2197 -p 2198:2198 -v $PWD/mock:/config apns-mock serve --host 0.0.0.0 --admin-host 0.0.0.0 \
 #     --data-dir /var/lib/apns-mock --config /config/mock.json
 FROM debian:bookworm-slim
-RUN apt-get update \
- && apt-get install -y --no-install-recommends libnghttp2-14 libssl3 libevent-2.1-7 libevent-openssl-2.1-7 \
-      libevent-pthreads-2.1-7 libsqlite3-0 libjemalloc2 libstdc++6 \
- && rm -rf /var/lib/apt/lists/*
-# The tarball of `make dist` (ADD unpacks it).
+# The tarball of `make dist` (ADD unpacks it), then the runtime libraries its DEBIAN-PACKAGES names.
 ADD apns-mock-*-linux-*.tar.gz /opt/
-RUN ln -s /opt/apns-mock-*/bin/apns-mock /usr/local/bin/apns-mock \
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends $(cat /opt/apns-mock-*/DEBIAN-PACKAGES) \
+ && rm -rf /var/lib/apt/lists/* \
+ && ln -s /opt/apns-mock-*/bin/apns-mock /usr/local/bin/apns-mock \
  && useradd --uid 10001 --create-home --home-dir /home/apns-mock apns-mock \
  && mkdir -p /var/lib/apns-mock /config /keys \
  && chown apns-mock /var/lib/apns-mock
