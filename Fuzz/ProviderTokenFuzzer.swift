@@ -16,7 +16,7 @@ private let registry: SigningKeyRegistry = {
 private let cache = VerifiedTokenCache(capacity: 64)
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzProviderToken(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+package func fuzzProviderToken(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     _ = try? ProviderToken(parsing: text[...])
     _ = JWTBase64.decode(text[...])

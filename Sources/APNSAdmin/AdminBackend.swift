@@ -2,7 +2,7 @@ import Foundation
 
 /// What the admin API needs from the running server beyond the delivery store. The server's pipeline implements
 /// it; the admin server calls it on its event-loop thread, so each method must be quick and thread-safe.
-public protocol AdminBackend: Sendable {
+package protocol AdminBackend: Sendable {
     /// A JSON object about the server (listeners, uptime, configuration summary); `/api/health` nests it under
     /// `"server"`.
     func healthJSON() -> Data
@@ -28,39 +28,39 @@ public protocol AdminBackend: Sendable {
 }
 
 extension AdminBackend {
-    public var degradedReason: String? { nil }
-    public func config(section: String, page: AdminPage) -> AdminResponse { config(section: section) }
+    package var degradedReason: String? { nil }
+    package func config(section: String, page: AdminPage) -> AdminResponse { config(section: section) }
 }
 
 /// Where a paged admin read starts and how much it returns: `limit` (default `AdminRouter.defaultLimit`, at most
 /// `AdminRouter.maxLimit`) and `cursor`, the `nextCursor` of the page before (absent: the first page).
-public struct AdminPage: Sendable, Equatable {
-    public var limit: Int
+package struct AdminPage: Sendable, Equatable {
+    package var limit: Int
     /// The position to start from, as the previous page's `nextCursor` said; 0 for the first page.
-    public var position: Int
+    package var position: Int
 
-    public init(limit: Int = AdminRouter.defaultLimit, position: Int = 0) {
+    package init(limit: Int = AdminRouter.defaultLimit, position: Int = 0) {
         self.limit = limit
         self.position = position
     }
 }
 
 /// `GET /api/activities`: a page, or (with `changed_since`) the activities pushes changed since a change sequence.
-public struct ActivityListQuery: Sendable, Equatable {
-    public var page: AdminPage
-    public var changedSince: Int?
+package struct ActivityListQuery: Sendable, Equatable {
+    package var page: AdminPage
+    package var changedSince: Int?
 
-    public init(page: AdminPage = AdminPage(), changedSince: Int? = nil) {
+    package init(page: AdminPage = AdminPage(), changedSince: Int? = nil) {
         self.page = page
         self.changedSince = changedSince
     }
 }
 
 /// An HTTP answer of the admin API.
-public struct AdminResponse: Sendable, Equatable {
-    public var status: Int
-    public var contentType: String
-    public var body: Data
+package struct AdminResponse: Sendable, Equatable {
+    package var status: Int
+    package var contentType: String
+    package var body: Data
     var extraHeaders: [Header] = []
 
     struct Header: Sendable, Equatable {
@@ -68,24 +68,24 @@ public struct AdminResponse: Sendable, Equatable {
         var value: String
     }
 
-    public init(status: Int, contentType: String, body: Data) {
+    package init(status: Int, contentType: String, body: Data) {
         self.status = status
         self.contentType = contentType
         self.body = body
     }
 
     /// A JSON answer.
-    public static func json(_ status: Int, _ body: Data) -> AdminResponse {
+    package static func json(_ status: Int, _ body: Data) -> AdminResponse {
         AdminResponse(status: status, contentType: "application/json", body: body)
     }
 
     /// `value` as JSON (`AdminJSON.encode`) with `status`.
-    public static func json(_ status: Int, encoding value: some Encodable) -> AdminResponse {
+    package static func json(_ status: Int, encoding value: some Encodable) -> AdminResponse {
         json(status, AdminJSON.encode(value))
     }
 
     /// `{"error": message}` with `status`.
-    public static func error(_ status: Int, _ message: String) -> AdminResponse {
+    package static func error(_ status: Int, _ message: String) -> AdminResponse {
         json(status, encoding: AdminErrorBody(error: message))
     }
 }
@@ -97,8 +97,8 @@ struct AdminErrorBody: Encodable {
 
 /// The one way the admin API writes JSON bodies other than delivery records (which `JSONWriter` writes): Codable
 /// response types through `JSONEncoder`, keys sorted so answers are stable, slashes left unescaped.
-public enum AdminJSON {
-    public static func encode(_ value: some Encodable) -> Data {
+package enum AdminJSON {
+    package static func encode(_ value: some Encodable) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)) ?? Data("null".utf8)

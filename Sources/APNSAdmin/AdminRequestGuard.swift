@@ -8,19 +8,19 @@
 ///   name a loopback address (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`) or the configured admin host.
 /// With an admin token (`--admin-token`) the token is the protection and this guard stands aside; so it does when
 /// the admin host is a wildcard address (`0.0.0.0`, `::`), where clients use names the server cannot know.
-public struct AdminRequestGuard: Sendable {
-    public let adminHost: String
-    public let adminPort: Int
-    public let tokenConfigured: Bool
+package struct AdminRequestGuard: Sendable {
+    package let adminHost: String
+    package let adminPort: Int
+    package let tokenConfigured: Bool
 
-    public init(adminHost: String, adminPort: Int, tokenConfigured: Bool) {
+    package init(adminHost: String, adminPort: Int, tokenConfigured: Bool) {
         self.adminHost = adminHost
         self.adminPort = adminPort
         self.tokenConfigured = tokenConfigured
     }
 
     /// The answer refusing the request, or nil to let it through.
-    public func refusal(method: String, host: String?, origin: String?, contentType: String?) -> AdminResponse? {
+    package func refusal(method: String, host: String?, origin: String?, contentType: String?) -> AdminResponse? {
         guard !tokenConfigured, !Self.isWildcard(adminHost) else { return nil }
         if let host, !isAllowedHostName(Self.hostName(ofAuthority: host)) {
             return .error(403, "Host \(host) is not this admin server's: use http://127.0.0.1:\(adminPort) or localhost (a web page on another name may be a DNS-rebinding attempt)")

@@ -4,15 +4,15 @@ import APNSStore
 import Foundation
 
 /// An admin request as the HTTP layer read it.
-public struct AdminRequest: Sendable {
-    public var method: String
+package struct AdminRequest: Sendable {
+    package var method: String
     /// Path and query as sent (`/api/deliveries?token=ab`).
-    public var uri: String
+    package var uri: String
     /// The `Authorization` header, if any.
-    public var authorization: String?
-    public var body: Data
+    package var authorization: String?
+    package var body: Data
 
-    public init(method: String, uri: String, authorization: String? = nil, body: Data = Data()) {
+    package init(method: String, uri: String, authorization: String? = nil, body: Data = Data()) {
         self.method = method
         self.uri = uri
         self.authorization = authorization
@@ -21,7 +21,7 @@ public struct AdminRequest: Sendable {
 }
 
 /// What the HTTP layer does with a request: answer now, or park it until a delivery arrives (long poll).
-public enum AdminAction: Sendable {
+package enum AdminAction: Sendable {
     case respond(AdminResponse)
     case waitForDelivery(DeliveryFilter, afterID: Int64, timeout: Duration)
 }
@@ -29,26 +29,26 @@ public enum AdminAction: Sendable {
 /// The admin API's routes, from request to action, with no sockets, so tests call it directly. Not pure: it reads
 /// the delivery store and calls the backend, which may change the server's state (keys, tokens, scripts, reset).
 /// The route table is documented in docs/admin-api.md and docs/openapi.yaml.
-public struct AdminRouter: Sendable {
-    public let store: any DeliveryStore
-    public let backend: any AdminBackend
-    public let bearerToken: String?
-    public let inspector: InspectorFiles
+package struct AdminRouter: Sendable {
+    package let store: any DeliveryStore
+    package let backend: any AdminBackend
+    package let bearerToken: String?
+    package let inspector: InspectorFiles
 
     /// Longest wait a client may ask for; longer values are clamped.
-    public static let maxLongPoll: Duration = .seconds(60)
-    public static let defaultLongPoll: Duration = .seconds(30)
-    public static let defaultLimit = 100
-    public static let maxLimit = 1_000
+    package static let maxLongPoll: Duration = .seconds(60)
+    package static let defaultLongPoll: Duration = .seconds(30)
+    package static let defaultLimit = 100
+    package static let maxLimit = 1_000
 
-    public init(store: any DeliveryStore, backend: any AdminBackend, bearerToken: String?, inspector: InspectorFiles) {
+    package init(store: any DeliveryStore, backend: any AdminBackend, bearerToken: String?, inspector: InspectorFiles) {
         self.store = store
         self.backend = backend
         self.bearerToken = bearerToken
         self.inspector = inspector
     }
 
-    public func route(_ request: AdminRequest) -> AdminAction {
+    package func route(_ request: AdminRequest) -> AdminAction {
         let (rawPath, rawQuery) = split(request.uri)
         let segments = rawPath.split(separator: "/").map { QueryString.decode($0) }
         let query = QueryString.parse(rawQuery)
@@ -266,7 +266,7 @@ public struct AdminRouter: Sendable {
     }
 
     /// The answer to a finished long poll: the record, or 204 when the wait timed out.
-    public func longPollResponse(_ outcome: Result<DeliveryRecord?, DeliveryStoreError>) -> AdminResponse {
+    package func longPollResponse(_ outcome: Result<DeliveryRecord?, DeliveryStoreError>) -> AdminResponse {
         switch outcome {
         case .success(let record?): return .json(200, Data(record.jsonBytes(providerTokenAsObjects: true)))
         case .success(nil): return AdminResponse(status: 204, contentType: "application/json", body: Data())
@@ -283,7 +283,7 @@ public struct AdminRouter: Sendable {
 
 extension DeliveryQuery {
     /// `limit` (default 100, at most 1000), `after_id`, `before_id`, `order` (`desc` default, `asc`) and the filter.
-    public init(queryItems: [String: String]) throws(AdminParameterError) {
+    package init(queryItems: [String: String]) throws(AdminParameterError) {
         let filter = try DeliveryFilter(queryItems: queryItems)
         func integer(_ name: String) throws(AdminParameterError) -> Int64? {
             guard let value = queryItems[name].nonEmpty else { return nil }
@@ -312,7 +312,7 @@ extension DeliveryQuery {
 
 extension AdminPage {
     /// `limit` (default 100, at most 1000; more is clamped) and `cursor` (a previous page's `nextCursor`).
-    public init(queryItems: [String: String]) throws(AdminParameterError) {
+    package init(queryItems: [String: String]) throws(AdminParameterError) {
         let limit = try Self.limit(queryItems)
         var position = 0
         if let cursor = queryItems["cursor"].nonEmpty {

@@ -17,8 +17,8 @@ private import CNative
 /// else 503 "stopping") and waits until those answers are written or their connections gone (at most
 /// `replyStopBound` seconds), then joins the loop thread. No thread it started holds the server afterwards, so
 /// its libevent objects are freed by whoever releases it last, never on one of its threads after `stop()`.
-public final class AdminServer: @unchecked Sendable {
-    public static let maxParkedLongPolls = 64
+package final class AdminServer: @unchecked Sendable {
+    package static let maxParkedLongPolls = 64
     /// How long `stop()` waits for a cancelled long poll's thread (one still inside a store read).
     static let longPollStopBound = 5.0
     /// How long the stopping loop waits for its last answers to be written.
@@ -74,7 +74,7 @@ public final class AdminServer: @unchecked Sendable {
     }
 
     /// Binds `host:port` (port 0 picks a free port; read it from `port`). Serves nothing until `start()`.
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int, bearerToken: String?, store: any DeliveryStore,
         backend: any AdminBackend, inspector: InspectorFiles = .bundled()
     ) throws {
@@ -125,10 +125,10 @@ public final class AdminServer: @unchecked Sendable {
     }
 
     /// The port actually bound (useful when 0 was given).
-    public var port: Int { boundPort }
+    package var port: Int { boundPort }
 
     /// Starts the event-loop thread.
-    public func start() throws {
+    package func start() throws {
         let canStart = lifecycle.withLock { state -> Bool in
             guard state == .created else { return false }
             state = .running
@@ -147,7 +147,7 @@ public final class AdminServer: @unchecked Sendable {
 
     /// Stops the server; when it returns, no thread it started is running (see the type's comment). Parked long
     /// polls are answered: the record if one came, else 503 with `Connection: close`.
-    public func stop() {
+    package func stop() {
         let wasRunning = lifecycle.withLock { state -> Bool in
             defer { state = .stopped }
             return state == .running
@@ -385,11 +385,11 @@ public final class AdminServer: @unchecked Sendable {
 }
 
 /// Why the admin server could not start.
-public enum AdminServerError: Error, Sendable, CustomStringConvertible {
+package enum AdminServerError: Error, Sendable, CustomStringConvertible {
     case bind(host: String, port: Int, errno: Int32)
     case libevent(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .bind(let host, let port, let code):
             return "cannot listen on \(host):\(port) for the admin API: \(String(cString: strerror(code)))"

@@ -5,7 +5,7 @@ import Foundation
 /// (Package.swift: `.embedInCode("Inspector")`), so a copied binary serves them with no bundle or source tree beside
 /// it. Turned into responses on the first request for one of them, not at start-up. Only these files are served;
 /// names with a slash never match.
-public struct InspectorFiles: Sendable {
+package struct InspectorFiles: Sendable {
     /// The files compiled in. A file added to `Inspector/` is listed here too (InspectorFilesTests checks that the
     /// two agree).
     static let embeddedFiles: [String: [UInt8]] = [
@@ -21,12 +21,12 @@ public struct InspectorFiles: Sendable {
     private let loaded: Locked<[String: Data]?>
 
     /// The inspector compiled into the binary.
-    public static func bundled() -> InspectorFiles {
+    package static func bundled() -> InspectorFiles {
         InspectorFiles(directory: nil, files: nil)
     }
 
     /// The files of `directory`, read on the first request.
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.init(directory: directory, files: nil)
     }
 
@@ -59,7 +59,7 @@ public struct InspectorFiles: Sendable {
         return files
     }
 
-    public var names: [String] { files.keys.sorted() }
+    package var names: [String] { files.keys.sorted() }
 
     func response(for name: String) -> AdminResponse {
         guard let data = files[name] else { return .error(404, "no such file") }

@@ -4,34 +4,34 @@ import APNSStore
 import Foundation
 
 /// A blocking client of the admin API for the command line (`apns-mock deliveries`, `apns-mock explain`).
-public struct AdminClient: DeliveryReader, Sendable {
-    public typealias ReadError = any Error
+package struct AdminClient: DeliveryReader, Sendable {
+    package typealias ReadError = any Error
 
-    public let host: String
-    public let port: Int
-    public let bearerToken: String?
+    package let host: String
+    package let port: Int
+    package let bearerToken: String?
 
-    public init(host: String, port: Int, bearerToken: String? = nil) {
+    package init(host: String, port: Int, bearerToken: String? = nil) {
         self.host = host
         self.port = port
         self.bearerToken = bearerToken
     }
 
     /// `http://host:port` (IPv6 in brackets), for messages.
-    public var baseURL: String { HTTP2Endpoint(host: host, port: port, useTLS: false).description }
+    package var baseURL: String { HTTP2Endpoint(host: host, port: port, useTLS: false).description }
 
     /// The most records the server answers per request (`AdminRouter.maxLimit`).
-    public static let pageLimit = 1_000
+    package static let pageLimit = 1_000
 
     /// The records of `deliveryPage(query)`.
-    public func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
+    package func deliveries(_ query: DeliveryQuery) throws -> [DeliveryRecord] {
         try deliveryPage(query).records
     }
 
     /// `GET /api/deliveries` with a query, with the rows the server left out (`undecodable`); a `limit` above what
     /// the server answers at once (`pageLimit`) is read page by page, each continuing after the last id of the one
     /// before, until `limit` records or the end.
-    public func deliveryPage(_ query: DeliveryQuery) throws -> DeliveryPage {
+    package func deliveryPage(_ query: DeliveryQuery) throws -> DeliveryPage {
         var result = DeliveryPage(records: [])
         var page = query
         while result.records.count < query.limit {
@@ -59,12 +59,12 @@ public struct AdminClient: DeliveryReader, Sendable {
     }
 
     /// `GET /api/deliveries/{id}`; nil on 404.
-    public func delivery(id: Int64) throws -> DeliveryRecord? {
+    package func delivery(id: Int64) throws -> DeliveryRecord? {
         try delivery(key: String(id))
     }
 
     /// `GET /api/deliveries/{apns-id}`; nil on 404.
-    public func delivery(apnsID: String) throws -> DeliveryRecord? {
+    package func delivery(apnsID: String) throws -> DeliveryRecord? {
         try delivery(key: apnsID)
     }
 
@@ -79,7 +79,7 @@ public struct AdminClient: DeliveryReader, Sendable {
     }
 
     /// `GET /api/deliveries/wait`: the next matching delivery after `afterID`, or nil when `timeout` passed.
-    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration) throws -> DeliveryRecord? {
+    package func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration) throws -> DeliveryRecord? {
         var items = filter.queryItems
         items.append(("after_id", String(afterID)))
         let millis = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
@@ -91,7 +91,7 @@ public struct AdminClient: DeliveryReader, Sendable {
     }
 
     /// The highest delivery id the server has stored.
-    public func newestID() throws -> Int64 {
+    package func newestID() throws -> Int64 {
         let (status, body) = try get("/api/deliveries", [("limit", "1")])
         try Self.expect(200, status, body)
         return try JSONDecoding.decode(DeliveryList.self, from: body).latestId
@@ -124,11 +124,11 @@ public struct AdminClient: DeliveryReader, Sendable {
     }
 }
 
-public enum AdminClientError: Error, CustomStringConvertible {
+package enum AdminClientError: Error, CustomStringConvertible {
     case unreachable(String, String)
     case status(Int, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreachable(let url, let detail):
             return "no apns-mock admin API at \(url) (\(detail)); is the server running? Use --data-dir to read the store file instead"

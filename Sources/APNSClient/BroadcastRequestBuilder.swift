@@ -4,8 +4,8 @@ import APNSCore
 /// with `apns-channel-id`, `apns-push-type: liveactivity`, `apns-priority` (10 unless given), `apns-expiration`
 /// (0 unless given: the only value a no-storage channel accepts) and, when given, `apns-request-id`. The bundle ID
 /// is `--bundle-id`, or `--topic` without its push-type suffix. Pure: `now` is an input.
-public enum BroadcastRequestBuilder {
-    public static func build(_ push: PushNotification, channelID: String, now: Timestamp) throws(PushBuildError) -> BuiltPush {
+package enum BroadcastRequestBuilder {
+    package static func build(_ push: PushNotification, channelID: String, now: Timestamp) throws(PushBuildError) -> BuiltPush {
         guard !channelID.isEmpty else { throw PushBuildError("--channel is empty") }
         if let type = push.pushType, type != .liveactivity {
             throw PushBuildError("a broadcast is a Live Activity push: --push-type \(type.rawValue) does not go with --channel")

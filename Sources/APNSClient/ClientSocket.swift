@@ -260,22 +260,22 @@ final class ClientSocket {
 }
 
 /// How the client sets up TLS.
-public struct TLSClientConfiguration: Sendable, Equatable {
+package struct TLSClientConfiguration: Sendable, Equatable {
     /// PEM file of the certificate authorities to trust; nil: the system trust store.
-    public var caFile: String?
+    package var caFile: String?
     /// Server name for SNI and the certificate check; nil: the URL's host.
-    public var serverName: String?
+    package var serverName: String?
     /// Off only for tests of the client itself.
-    public var verifyPeer: Bool
+    package var verifyPeer: Bool
     /// A client certificate (certificate-based authentication, A-CERT) and its key (nil: in the same file).
-    public var clientCertificateFile: String?
-    public var clientKeyFile: String?
+    package var clientCertificateFile: String?
+    package var clientKeyFile: String?
     /// The password of a `.p12` / `.pfx` `clientCertificateFile` (nil: empty).
-    public var clientCertificatePassword: String?
+    package var clientCertificatePassword: String?
     /// Also offer `http/1.1` in ALPN, so that an HTTP/1.1-only server can say so (the conformance runner).
-    public var offerHTTP11: Bool
+    package var offerHTTP11: Bool
 
-    public init(
+    package init(
         caFile: String? = nil, serverName: String? = nil, verifyPeer: Bool = true, clientCertificateFile: String? = nil,
         clientKeyFile: String? = nil, offerHTTP11: Bool = false
     ) {

@@ -4,8 +4,8 @@ import Foundation
 /// admin API's command-line clients. Uses the push client's socket (`ClientSocket`), so the command line needs no
 /// URL-loading library (FoundationNetworking would load libcurl and some twenty libraries it needs into every
 /// `apns-mock` process).
-public enum HTTP1Exchange {
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+package enum HTTP1Exchange {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         /// No TCP connection (refused, unreachable, no such host).
         case connect(String)
         /// No complete response within the timeout.
@@ -13,7 +13,7 @@ public enum HTTP1Exchange {
         /// The connection broke, or the answer was not HTTP/1.1.
         case broken(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .connect(let detail): return detail
             case .timeout(let seconds): return "no complete answer within \(String(format: "%g", seconds)) s"
@@ -24,7 +24,7 @@ public enum HTTP1Exchange {
 
     /// Sends `method target` to `host:port` and returns the response; `timeout` bounds connecting and the whole
     /// exchange.
-    public static func send(
+    package static func send(
         _ method: String, _ target: String, host: String, port: Int, headers: [(name: String, value: String)] = [],
         body: [UInt8]? = nil, timeout: Double
     ) throws(Failure) -> HTTP1Response {

@@ -7,8 +7,8 @@ import APNSCrypto
 /// in flight never carries an hour-old token), and replaced at once after 403 ExpiredProviderToken.
 ///
 /// Thread-safe: the connections of `push --connections K` share one cache, so they share one token.
-public final class ProviderTokenCache: Sendable {
-    public static let defaultMaximumAge = 50.0 * 60
+package final class ProviderTokenCache: Sendable {
+    package static let defaultMaximumAge = 50.0 * 60
 
     private struct Entry {
         var token: String
@@ -18,22 +18,22 @@ public final class ProviderTokenCache: Sendable {
     private let signers: [String: ProviderTokenSigner]
     private let entries = Locked<[String: Entry]>([:])
     private let clock: any WallClock
-    public let maximumAge: Double
+    package let maximumAge: Double
 
-    public init(signers: [ProviderTokenSigner], clock: any WallClock = SystemClock(), maximumAge: Double = ProviderTokenCache.defaultMaximumAge) {
+    package init(signers: [ProviderTokenSigner], clock: any WallClock = SystemClock(), maximumAge: Double = ProviderTokenCache.defaultMaximumAge) {
         self.signers = Dictionary(signers.map { (Self.key(teamID: $0.teamID, keyID: $0.keyID), $0) }) { first, _ in first }
         self.clock = clock
         self.maximumAge = maximumAge
     }
 
-    public convenience init(signer: ProviderTokenSigner, clock: any WallClock = SystemClock(), maximumAge: Double = ProviderTokenCache.defaultMaximumAge) {
+    package convenience init(signer: ProviderTokenSigner, clock: any WallClock = SystemClock(), maximumAge: Double = ProviderTokenCache.defaultMaximumAge) {
         self.init(signers: [signer], clock: clock, maximumAge: maximumAge)
     }
 
     static func key(teamID: String, keyID: String) -> String { "\(teamID)/\(keyID)" }
 
     /// The current token for the key: the cached one while younger than `maximumAge`, else a new one.
-    public func token(teamID: String, keyID: String) throws(CryptoError) -> String {
+    package func token(teamID: String, keyID: String) throws(CryptoError) -> String {
         let key = Self.key(teamID: teamID, keyID: keyID)
         guard let signer = signers[key] else { throw CryptoError.operationFailed(operation: "provider token", detail: "no signing key \(keyID) for team \(teamID)") }
         let now = clock.now()
@@ -50,14 +50,14 @@ public final class ProviderTokenCache: Sendable {
     }
 
     /// The only signer's token (the usual case: one key per command).
-    public func token() throws(CryptoError) -> String {
+    package func token() throws(CryptoError) -> String {
         guard let signer = signers.values.first else { throw CryptoError.operationFailed(operation: "provider token", detail: "no signing key") }
         return try token(teamID: signer.teamID, keyID: signer.keyID)
     }
 
     /// Forgets `token` after APNs refused it as expired (403 ExpiredProviderToken), so the next call makes a new
     /// one; a token already replaced by another thread is left alone.
-    public func discard(_ token: String) {
+    package func discard(_ token: String) {
         entries.withLock { entries in
             for (key, entry) in entries where entry.token == token { entries[key] = nil }
         }

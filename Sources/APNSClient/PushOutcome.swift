@@ -2,30 +2,30 @@ import Foundation
 
 /// What became of one push: APNs' answer (status, `apns-id`, `apns-unique-id`, `reason`, the 410 `timestamp`:
 /// A-RESP), or why there was none.
-public struct PushOutcome: Sendable, Equatable {
+package struct PushOutcome: Sendable, Equatable {
     /// The push's position in the run (0-based).
-    public var index: Int
-    public var deviceToken: String
-    public var status: Int?
-    public var apnsID: String?
-    public var apnsUniqueID: String?
-    public var reason: String?
+    package var index: Int
+    package var deviceToken: String
+    package var status: Int?
+    package var apnsID: String?
+    package var apnsUniqueID: String?
+    package var reason: String?
     /// The 410 body's `timestamp` (milliseconds since the Epoch).
-    public var timestamp: Int64?
+    package var timestamp: Int64?
     /// Why no answer came (connection refused or lost, stream reset, timeout).
-    public var error: String?
+    package var error: String?
     /// Why the push was not sent at all (its token answered 410 earlier in the run).
-    public var skipped: String?
+    package var skipped: String?
     /// Requests sent for this push (more than 1 after a retry).
-    public var attempts: Int
+    package var attempts: Int
     /// Seconds from sending the last attempt to its answer.
-    public var latency: Double
+    package var latency: Double
     /// The connection (1-based, in the order they were opened) that carried the last attempt.
-    public var connection: Int
+    package var connection: Int
     /// What happened before the final answer, one line per earlier attempt.
-    public var history: [String]
+    package var history: [String]
 
-    public init(index: Int, deviceToken: String, attempts: Int = 0, latency: Double = 0, connection: Int = 0) {
+    package init(index: Int, deviceToken: String, attempts: Int = 0, latency: Double = 0, connection: Int = 0) {
         self.index = index
         self.deviceToken = deviceToken
         self.attempts = attempts
@@ -34,41 +34,41 @@ public struct PushOutcome: Sendable, Equatable {
         history = []
     }
 
-    public var isAccepted: Bool { status == 200 }
+    package var isAccepted: Bool { status == 200 }
 
     /// `200`, `400 BadDeviceToken`, `connection error`, `skipped`: the summary's buckets.
-    public var answerLabel: String {
+    package var answerLabel: String {
         if let status { return reason.map { "\(status) \($0)" } ?? String(status) }
         return skipped != nil ? "skipped" : "no answer"
     }
 }
 
 /// The run as a whole: counts, answers by reason, throughput and latency.
-public struct PushRunSummary: Sendable, Equatable {
-    public var total = 0
-    public var accepted = 0
-    public var rejected = 0
+package struct PushRunSummary: Sendable, Equatable {
+    package var total = 0
+    package var accepted = 0
+    package var rejected = 0
     /// Pushes with no answer (connection error, reset, timeout).
-    public var failed = 0
-    public var skipped = 0
+    package var failed = 0
+    package var skipped = 0
     /// Pushes never sent because no connection could be made.
-    public var notSent = 0
+    package var notSent = 0
     /// Why no connection could be made, when that stopped the run.
-    public var connectionError: String?
-    public var answers: [String: Int] = [:]
-    public var latencies: [Double] = []
-    public var elapsed: Double = 0
-    public var connectionsOpened = 0
-    public var peakInFlight = 0
-    public var alpn: String?
-    public var tlsVersion: String?
+    package var connectionError: String?
+    package var answers: [String: Int] = [:]
+    package var latencies: [Double] = []
+    package var elapsed: Double = 0
+    package var connectionsOpened = 0
+    package var peakInFlight = 0
+    package var alpn: String?
+    package var tlsVersion: String?
 
-    public init() {}
+    package init() {}
 
-    public var requestsPerSecond: Double { elapsed > 0 ? Double(accepted + rejected) / elapsed : 0 }
+    package var requestsPerSecond: Double { elapsed > 0 ? Double(accepted + rejected) / elapsed : 0 }
 
     /// The latency below which `fraction` of the answered pushes fall (nearest rank).
-    public func percentile(_ fraction: Double) -> Double? {
+    package func percentile(_ fraction: Double) -> Double? {
         guard !latencies.isEmpty else { return nil }
         let sorted = latencies.sorted()
         let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
@@ -76,7 +76,7 @@ public struct PushRunSummary: Sendable, Equatable {
     }
 
     /// Exit status of `apns-mock push`: 0 every push accepted, 1 APNs rejected one, 2 a connection error.
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         if failed > 0 || notSent > 0 || connectionError != nil { return 2 }
         if rejected > 0 || skipped > 0 { return 1 }
         return 0

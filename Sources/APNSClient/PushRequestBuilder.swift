@@ -4,8 +4,8 @@ import Foundation
 /// Turns a `PushNotification` into the request APNs expects (A-SEND): `POST /3/device/<token>` with `apns-topic`
 /// (the bundle ID plus the push type's suffix, `PushType.topicSuffix`), `apns-push-type`, the optional headers,
 /// and a JSON body built from the flags. Pure: `now` is an input.
-public enum PushRequestBuilder {
-    public static func build(_ push: PushNotification, now: Timestamp) throws(PushBuildError) -> BuiltPush {
+package enum PushRequestBuilder {
+    package static func build(_ push: PushNotification, now: Timestamp) throws(PushBuildError) -> BuiltPush {
         if let channelID = push.channelID { return try BroadcastRequestBuilder.build(push, channelID: channelID, now: now) }
         let token = normalizedToken(push.deviceToken)
         guard !token.isEmpty else { throw PushBuildError("--device-token is empty") }
@@ -41,7 +41,7 @@ public enum PushRequestBuilder {
     }
 
     /// Tokens pasted from logs: spaces and angle brackets (`<a1b2 c3d4 …>`, the old `description` form) removed.
-    public static func normalizedToken(_ text: String) -> String {
+    package static func normalizedToken(_ text: String) -> String {
         String(text.filter { !$0.isWhitespace && $0 != "<" && $0 != ">" })
     }
 

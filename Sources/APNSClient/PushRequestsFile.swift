@@ -7,8 +7,8 @@ import Foundation
 /// takes the flags' names in camel case: `deviceToken` (required), `pushType`, `topic`, `bundleID`, `priority`,
 /// `expiration`, `collapseID`, `apnsID`, and `payload` (JSON text or a JSON object). What an entry leaves out
 /// comes from the command line's flags.
-public enum PushRequestsFile {
-    public static func parse(_ data: Data, defaults: PushNotification) throws(PushBuildError) -> [PushNotification] {
+package enum PushRequestsFile {
+    package static func parse(_ data: Data, defaults: PushNotification) throws(PushBuildError) -> [PushNotification] {
         let root: JSONValue
         do { root = try JSONParser.parse(Array(data)) } catch {
             throw PushBuildError("--requests: not JSON (\(error.description))")

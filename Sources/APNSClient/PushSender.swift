@@ -3,25 +3,25 @@ import APNSJSON
 import Foundation
 
 /// How `PushSender` behaves.
-public struct PushSenderConfiguration: Sendable {
-    public var endpoint: HTTP2Endpoint
-    public var tls: TLSClientConfiguration
+package struct PushSenderConfiguration: Sendable {
+    package var endpoint: HTTP2Endpoint
+    package var tls: TLSClientConfiguration
     /// Signs `authorization: bearer <token>`; nil sends no token (certificate-based or unauthenticated peers).
-    public var tokens: ProviderTokenCache?
+    package var tokens: ProviderTokenCache?
     /// Requests in flight per connection (never more than the server's MAX_CONCURRENT_STREAMS).
-    public var concurrency: Int
+    package var concurrency: Int
     /// Connections opened in parallel, each with its own thread.
-    public var connections: Int
+    package var connections: Int
     /// How many times a push answered 429, 500 or 503 is sent again (A-RESP: retry these with back-off).
-    public var retries: Int
+    package var retries: Int
     /// Seconds before the first retry; doubled for each later one.
-    public var backoff: Double
-    public var requestTimeout: Double
-    public var connectTimeout: Double
+    package var backoff: Double
+    package var requestTimeout: Double
+    package var connectTimeout: Double
     /// Live Activity pushes to one token one at a time, in order.
-    public var keepLiveActivityOrder: Bool
+    package var keepLiveActivityOrder: Bool
 
-    public init(
+    package init(
         endpoint: HTTP2Endpoint, tls: TLSClientConfiguration = TLSClientConfiguration(), tokens: ProviderTokenCache? = nil,
         concurrency: Int = 1, connections: Int = 1, retries: Int = 2, backoff: Double = 1, requestTimeout: Double = 30,
         connectTimeout: Double = 10, keepLiveActivityOrder: Bool = true
@@ -43,8 +43,8 @@ public struct PushSenderConfiguration: Sendable {
 /// connections carrying many streams, one provider token reused across pushes and connections, a fresh token after
 /// 403 ExpiredProviderToken, 429/500/503 retried with back-off, no further pushes to a token answered 410, and
 /// after GOAWAY a new connection for what the old one did not process.
-public final class PushSender: Sendable {
-    public let configuration: PushSenderConfiguration
+package final class PushSender: Sendable {
+    package let configuration: PushSenderConfiguration
     private let state = Locked(RunState())
     private let output = NSLock()
 
@@ -64,16 +64,16 @@ public final class PushSender: Sendable {
         var history: [String]
     }
 
-    public init(configuration: PushSenderConfiguration) {
+    package init(configuration: PushSenderConfiguration) {
         self.configuration = configuration
     }
 
     /// Pushes answered so far (for a progress line; any thread).
-    public var completed: Int { state.withLock { $0.summary.total } }
+    package var completed: Int { state.withLock { $0.summary.total } }
 
     /// Sends `count` pushes (`job(i)` builds push i) and returns when each has its outcome. `onOutcome` is called
     /// once per push, one call at a time, from the sending threads.
-    public func send(
+    package func send(
         count: Int, job: @escaping @Sendable (Int) -> BuiltPush, onOutcome: @escaping @Sendable (PushOutcome) -> Void
     ) -> PushRunSummary {
         let started = ContinuousClock.now

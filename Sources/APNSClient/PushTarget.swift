@@ -2,33 +2,33 @@ import APNSJSON
 import Foundation
 
 /// The target and credential flags of `apns-mock push`, as typed (nil: not given).
-public struct PushTargetFlags: Sendable, Equatable {
-    public var url: String?
-    public var sandbox = false
-    public var production = false
-    public var caFile: String?
-    public var keyFile: String?
-    public var keyID: String?
-    public var teamID: String?
-    public var profile: String?
-    public var profilesFile: String?
-    public var bundleID: String?
-    public var adminURL: String?
+package struct PushTargetFlags: Sendable, Equatable {
+    package var url: String?
+    package var sandbox = false
+    package var production = false
+    package var caFile: String?
+    package var keyFile: String?
+    package var keyID: String?
+    package var teamID: String?
+    package var profile: String?
+    package var profilesFile: String?
+    package var bundleID: String?
+    package var adminURL: String?
 
-    public init() {}
+    package init() {}
 }
 
 /// What applies when nothing says otherwise: the local mock and its test-only credentials.
-public struct PushDefaults: Sendable, Equatable {
-    public var url = "https://localhost:2197"
-    public var caFile: String
-    public var keyFile: String
-    public var keyID: String
-    public var teamID: String
-    public var bundleID: String
-    public var adminURL = "http://127.0.0.1:2198"
+package struct PushDefaults: Sendable, Equatable {
+    package var url = "https://localhost:2197"
+    package var caFile: String
+    package var keyFile: String
+    package var keyID: String
+    package var teamID: String
+    package var bundleID: String
+    package var adminURL = "http://127.0.0.1:2198"
 
-    public init(caFile: String, keyFile: String, keyID: String, teamID: String, bundleID: String) {
+    package init(caFile: String, keyFile: String, keyID: String, teamID: String, bundleID: String) {
         self.caFile = caFile
         self.keyFile = keyFile
         self.keyID = keyID
@@ -39,43 +39,43 @@ public struct PushDefaults: Sendable, Equatable {
 
 /// One named target in a profiles file: `{"profiles": {"NAME": {"url"|"environment", "caFile", "keyFile",
 /// "keyID", "teamID", "bundleID", "adminURL"}}}`. Relative paths are read from the file's directory.
-public struct PushProfile: Sendable, Equatable, Codable {
-    public var url: String?
+package struct PushProfile: Sendable, Equatable, Codable {
+    package var url: String?
     /// `sandbox` or `production`: Apple's hosts.
-    public var environment: String?
-    public var caFile: String?
-    public var keyFile: String?
-    public var keyID: String?
-    public var teamID: String?
-    public var bundleID: String?
-    public var adminURL: String?
+    package var environment: String?
+    package var caFile: String?
+    package var keyFile: String?
+    package var keyID: String?
+    package var teamID: String?
+    package var bundleID: String?
+    package var adminURL: String?
 }
 
 /// Where and how to send, once flags, profile, environment variables and defaults are combined.
-public struct PushTarget: Sendable, Equatable {
-    public var endpoint: HTTP2Endpoint
-    public var tls: TLSClientConfiguration
+package struct PushTarget: Sendable, Equatable {
+    package var endpoint: HTTP2Endpoint
+    package var tls: TLSClientConfiguration
     /// The `.p8` signing key; nil sends no provider token.
-    public var keyFile: String?
-    public var keyID: String?
-    public var teamID: String?
-    public var bundleID: String?
+    package var keyFile: String?
+    package var keyID: String?
+    package var teamID: String?
+    package var bundleID: String?
     /// The mock's admin API, to read back the delivery record.
-    public var adminURL: String?
+    package var adminURL: String?
     /// True when `adminURL` is only the default guess: say nothing if it does not answer.
-    public var adminURLIsGuess: Bool
+    package var adminURLIsGuess: Bool
     /// Apple's own servers (`--sandbox`, `--production`).
-    public var isApple: Bool
+    package var isApple: Bool
 }
 
 /// Combines the sources of every target setting, first found wins: flags, then `--profile`, then the
 /// `APNS_MOCK_*` environment variables (what `apns-mock check` sets), then the defaults (the local mock). Apple's
 /// hosts (A-SEND) get the system trust store and no default key.
-public enum PushTargetResolver {
-    public static let sandboxURL = "https://api.sandbox.push.apple.com:443"
-    public static let productionURL = "https://api.push.apple.com:443"
+package enum PushTargetResolver {
+    package static let sandboxURL = "https://api.sandbox.push.apple.com:443"
+    package static let productionURL = "https://api.push.apple.com:443"
 
-    public static func resolve(
+    package static func resolve(
         _ flags: PushTargetFlags, environment: [String: String], defaults: PushDefaults,
         homeDirectory: String = NSHomeDirectory(), currentDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(PushBuildError) -> PushTarget {
@@ -131,7 +131,7 @@ public enum PushTargetResolver {
     }
 
     /// `AuthKey_ABC123DEFG.p8` → `ABC123DEFG` (the name Apple gives the downloaded key).
-    public static func keyIDFromFileName(_ path: String) -> String? {
+    package static func keyIDFromFileName(_ path: String) -> String? {
         let name = (path as NSString).lastPathComponent
         guard name.hasPrefix("AuthKey_"), name.hasSuffix(".p8") else { return nil }
         let id = name.dropFirst(8).dropLast(3)

@@ -5,11 +5,11 @@ import Foundation
 /// (A-BERR, A-CHAN, A-BSEND): status; `apns-request-id` on every answer (the request's when it sent a UUID); on
 /// errors `content-type: application/json` and the expected `reason`; a create answers `apns-channel-id`; a send's
 /// 200 has no body.
-public enum BroadcastCaseGrader {
-    public static func isBroadcastCase(_ item: ServerCase) -> Bool { item.setup != nil || item.listener != nil }
+package enum BroadcastCaseGrader {
+    package static func isBroadcastCase(_ item: ServerCase) -> Bool { item.setup != nil || item.listener != nil }
 
     /// Every way the answer differs from the expectation (empty: the case passes).
-    public static func problems(_ item: ServerCase, _ answer: ServerAnswer) -> [String] {
+    package static func problems(_ item: ServerCase, _ answer: ServerAnswer) -> [String] {
         var problems: [String] = []
         let expect = item.expect
         let bodyText = String(decoding: answer.body.prefix(300), as: UTF8.self)

@@ -2,11 +2,11 @@ import Foundation
 
 /// How `iat` is written in a provider token's claims. JSON parsers blur 17e8, 1.7e9 and 1700000000, so the raw
 /// text decides.
-public enum IssuedAtForm: String, Sendable, Equatable {
+package enum IssuedAtForm: String, Sendable, Equatable {
     case integer, float, string, missing, other
 }
 
-public enum ClaimText {
+package enum ClaimText {
     /// The raw JSON text of the value of `key` in a flat JSON object, or nil.
     static func rawValue(_ key: String, in json: String) -> Substring? {
         guard let keyRange = json.range(of: "\"\(key)\"") else { return nil }
@@ -21,7 +21,7 @@ public enum ClaimText {
         return json[index..<end]
     }
 
-    public static func issuedAtForm(_ claims: String?) -> IssuedAtForm {
+    package static func issuedAtForm(_ claims: String?) -> IssuedAtForm {
         guard let claims, let raw = rawValue("iat", in: claims) else { return .missing }
         if raw.hasPrefix("\"") { return .string }
         if raw.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) { return .integer }
@@ -30,12 +30,12 @@ public enum ClaimText {
     }
 
     /// `iat` in seconds whichever way it was written.
-    public static func issuedAt(_ claims: String?) -> Double? {
+    package static func issuedAt(_ claims: String?) -> Double? {
         guard let claims, let raw = rawValue("iat", in: claims) else { return nil }
         return Double(raw.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
     }
 
-    public static func string(_ key: String, _ json: String?) -> String? {
+    package static func string(_ key: String, _ json: String?) -> String? {
         guard let json, let raw = rawValue(key, in: json), raw.hasPrefix("\"") else { return nil }
         return String(raw.dropFirst().dropLast())
     }

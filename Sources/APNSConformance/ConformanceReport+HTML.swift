@@ -1,7 +1,7 @@
 extension ConformanceReport {
     /// A page a person reads: the rule table, then each failure and warning with the request, the answer, the
     /// explanation and a `curl` line that sends it again. Every value is escaped.
-    public func html() -> String {
+    package func html() -> String {
         let e = Markup.escape
         var page = """
             <!doctype html>

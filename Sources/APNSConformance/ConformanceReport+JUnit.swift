@@ -3,7 +3,7 @@ extension ConformanceReport {
     /// rules that could not be exercised and expected failures are `<skipped>`; warnings are failures under
     /// `--fail-on warn`, otherwise a testcase that carries `<property name="verdict" value="warn"/>` and the
     /// findings in `<system-err>` (CI reporters show both), never a bare pass.
-    public func junitXML() -> String {
+    package func junitXML() -> String {
         let failures = results.filter(isFailure).count
         let skipped = results.filter { !isFailure($0) && ($0.verdict == .notApplicable || $0.expectedToFail) }.count
         let warned = results.filter { $0.verdict == .warn && !isFailure($0) }.count

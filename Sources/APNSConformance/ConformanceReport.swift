@@ -1,20 +1,20 @@
 import Foundation
 
 /// Everything a run produced, for the terminal, JSON, JUnit and HTML renderers.
-public struct ConformanceReport: Sendable {
+package struct ConformanceReport: Sendable {
     /// `apns-mock check` or `conformance sender (adapter: curl)`.
-    public var title: String
-    public var command: [String]
-    public var commandExitStatus: Int32?
-    public var results: [RuleResult]
-    public var requests: [ObservedRequest]
+    package var title: String
+    package var command: [String]
+    package var commandExitStatus: Int32?
+    package var results: [RuleResult]
+    package var requests: [ObservedRequest]
     /// What fails the run; `results` already carry its severities (`GradingPolicy.apply`).
-    public var policy: GradingPolicy
-    public var injected: [String]
+    package var policy: GradingPolicy
+    package var injected: [String]
     /// The sender-side cross-checks, one per scenario whose adapter said what each push came to (sender mode).
-    public var crossChecks: [SenderCrossCheck] = []
+    package var crossChecks: [SenderCrossCheck] = []
 
-    public init(
+    package init(
         title: String, command: [String], commandExitStatus: Int32?, results: [RuleResult], requests: [ObservedRequest],
         strict: Bool = false, policy: GradingPolicy = GradingPolicy(), injected: [String] = []
     ) {
@@ -29,22 +29,22 @@ public struct ConformanceReport: Sendable {
     }
 
     /// Warnings fail the run (`--fail-on warn`, `--strict`).
-    public var strict: Bool { policy.failOnWarnings }
-    public var summary: GradeSummary { GradeSummary(results) }
-    public var commandFailed: Bool { (commandExitStatus ?? 0) != 0 }
+    package var strict: Bool { policy.failOnWarnings }
+    package var summary: GradeSummary { GradeSummary(results) }
+    package var commandFailed: Bool { (commandExitStatus ?? 0) != 0 }
     /// 0 when no rule fails the run and the command succeeded, 1 otherwise.
-    public var exitStatus: Int32 { failedRuleNames.isEmpty && !commandFailed ? 0 : 1 }
+    package var exitStatus: Int32 { failedRuleNames.isEmpty && !commandFailed ? 0 : 1 }
 
-    public func request(_ id: Int64) -> ObservedRequest? { requests.first { $0.id == id } }
+    package func request(_ id: Int64) -> ObservedRequest? { requests.first { $0.id == id } }
 
     /// Whether this result fails the run: a failure not expected, a warning under `--fail-on warn`, an expected
     /// failure that did not fail.
-    public func isFailure(_ result: RuleResult) -> Bool { policy.fails(result) }
+    package func isFailure(_ result: RuleResult) -> Bool { policy.fails(result) }
 
     /// Whether this finding counts against the run (its verdict would fail the rule's run).
     func isFailing(_ verdict: Verdict) -> Bool { verdict == .fail || (strict && verdict == .warn) }
 
-    public var headline: String {
+    package var headline: String {
         let s = summary
         var line = "\(s.passed) passed, \(s.warned) warned, \(s.failed) failed, \(s.notApplicable) not applicable; \(plural(requests.count, "request"))"
         let expected = results.filter { $0.expectedToFail && $0.verdict == .fail }.count
@@ -57,7 +57,7 @@ public struct ConformanceReport: Sendable {
 extension ConformanceReport {
     // MARK: terminal
 
-    public func terminalText() -> String {
+    package func terminalText() -> String {
         var out = "\(title): \(command.joined(separator: " "))\n"
         if !injected.isEmpty { out += "injected: \(injected.joined(separator: ", "))\n" }
         let width = max(22, results.map(\.rule.id.count).max() ?? 0)
@@ -86,8 +86,8 @@ extension ConformanceReport {
         return out
     }
 
-    public var failedRuleNames: [String] { results.filter(isFailure).map(\.rule.id) }
-    public var warnedRuleNames: [String] { results.filter { $0.verdict == .warn }.map(\.rule.id) }
+    package var failedRuleNames: [String] { results.filter(isFailure).map(\.rule.id) }
+    package var warnedRuleNames: [String] { results.filter { $0.verdict == .warn }.map(\.rule.id) }
 
     // MARK: JSON
 
@@ -166,7 +166,7 @@ extension ConformanceReport {
             explanation: request.explanation, liveActivity: request.liveActivityOutcome, injected: request.injectedFault)
     }
 
-    public func jsonText() -> String {
+    package func jsonText() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = (try? encoder.encode(document)) ?? Data("{}".utf8)

@@ -1,13 +1,13 @@
 /// A `curl` command that sends a recorded request again, against the mock the environment names
 /// (`APNS_MOCK_URL`, `APNS_MOCK_CA_FILE`) and with a provider token the user supplies in `JWT`.
-public enum CurlLine {
+package enum CurlLine {
     static let skippedHeaders: Set<String> = ["authorization", "content-length", "host", "user-agent", "accept", "accept-encoding", "content-type"]
 
-    public static func shellQuote(_ text: String) -> String {
+    package static func shellQuote(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    public static func reproduce(_ request: ObservedRequest) -> String {
+    package static func reproduce(_ request: ObservedRequest) -> String {
         var parts = ["curl", "--http2", "--cacert", "\"$APNS_MOCK_CA_FILE\"", "-H", "\"authorization: bearer $JWT\""]
         for header in request.headers where !header.name.hasPrefix(":") && !skippedHeaders.contains(header.name.lowercased()) {
             parts += ["-H", shellQuote("\(header.name): \(header.value)")]

@@ -5,29 +5,29 @@ import Foundation
 /// warnings fail the run, a rule's severity changed (`warn` demotes its failures, `fail` promotes its warnings,
 /// `skip` leaves it ungraded), and rules named as expected to fail (they fail the run only when they hold).
 /// Rules are named by prefix, as `--only` names them; in sender mode `SCENARIO/RULE` names one scenario's rule.
-public struct GradingPolicy: Sendable, Equatable {
-    public enum Severity: String, Sendable, Equatable, CaseIterable {
+package struct GradingPolicy: Sendable, Equatable {
+    package enum Severity: String, Sendable, Equatable, CaseIterable {
         case warn, fail, skip
     }
 
-    public var failOnWarnings: Bool
+    package var failOnWarnings: Bool
     /// Rule prefix → severity; the longest matching prefix wins.
-    public var severity: [String: Severity]
-    public var expectFail: [String]
+    package var severity: [String: Severity]
+    package var expectFail: [String]
 
-    public init(failOnWarnings: Bool = false, severity: [String: Severity] = [:], expectFail: [String] = []) {
+    package init(failOnWarnings: Bool = false, severity: [String: Severity] = [:], expectFail: [String] = []) {
         self.failOnWarnings = failOnWarnings
         self.severity = severity
         self.expectFail = expectFail
     }
 
-    public struct Problem: Error, CustomStringConvertible {
-        public let description: String
-        public init(_ description: String) { self.description = description }
+    package struct Problem: Error, CustomStringConvertible {
+        package let description: String
+        package init(_ description: String) { self.description = description }
     }
 
     /// `RULE=warn|fail|skip`.
-    public static func parseSeverity(_ text: String) throws -> (String, Severity) {
+    package static func parseSeverity(_ text: String) throws -> (String, Severity) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty, let severity = Severity(rawValue: parts[1]) else {
             throw Problem("--severity \(text): write RULE=warn, RULE=fail or RULE=skip (RULE a name or prefix from --list)")
@@ -37,14 +37,14 @@ public struct GradingPolicy: Sendable, Equatable {
     }
 
     /// A name must be a prefix of some rule (optionally after `SCENARIO/`): a typo must not silently match nothing.
-    public static func checkName(_ name: String, option: String) throws {
+    package static func checkName(_ name: String, option: String) throws {
         let rule = name.split(separator: "/", maxSplits: 1).last.map(String.init) ?? name
         if ConformanceRule.all.contains(where: { $0.id.hasPrefix(rule) }) { return }
         throw Problem("\(option) \(name): no rule starts with \(rule) (apns-mock check --list)")
     }
 
     /// The grading file: `{"failOn": "warn"|"fail", "severity": {"RULE": "warn"|"fail"|"skip"}, "expectFail": ["RULE"]}`.
-    public static func load(_ data: Data, path: String) throws -> GradingPolicy {
+    package static func load(_ data: Data, path: String) throws -> GradingPolicy {
         func problem(_ text: String) -> Problem { Problem("\(path): \(text)") }
         var policy = GradingPolicy()
         guard case .object(let fields)? = JSONValue.parse(Array(data)) else { throw problem("not a JSON object") }
@@ -76,7 +76,7 @@ public struct GradingPolicy: Sendable, Equatable {
     }
 
     /// The file's choices, then the command line's on top.
-    public func merged(with other: GradingPolicy) -> GradingPolicy {
+    package func merged(with other: GradingPolicy) -> GradingPolicy {
         GradingPolicy(
             failOnWarnings: failOnWarnings || other.failOnWarnings,
             severity: severity.merging(other.severity) { _, new in new }, expectFail: expectFail + other.expectFail)
@@ -93,7 +93,7 @@ public struct GradingPolicy: Sendable, Equatable {
     }
 
     /// The results with the user's severities applied and expected failures marked.
-    public func apply(_ results: [RuleResult]) -> [RuleResult] {
+    package func apply(_ results: [RuleResult]) -> [RuleResult] {
         results.map { original in
             var result = original
             switch severity(of: result.rule.id) {
@@ -114,7 +114,7 @@ public struct GradingPolicy: Sendable, Equatable {
     }
 
     /// Whether this result fails the run.
-    public func fails(_ result: RuleResult) -> Bool {
+    package func fails(_ result: RuleResult) -> Bool {
         if result.expectedToFail { return result.verdict != .fail }
         return result.verdict == .fail || (failOnWarnings && result.verdict == .warn)
     }

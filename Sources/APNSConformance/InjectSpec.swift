@@ -8,23 +8,23 @@ import Foundation
 ///   blackhole[:P%]     never answer
 ///   delay=MS[:P%]      answer after MS milliseconds
 /// Probabilities are seeded (`seed`), so the same seed gives the same run.
-public struct InjectSpec: Sendable, Equatable {
-    public var text: String
+package struct InjectSpec: Sendable, Equatable {
+    package var text: String
     /// The fault spec, as sorted-key JSON text.
-    public var faultJSON: String
+    package var faultJSON: String
 
     /// A fault given as spec JSON (a scenario's `faults`).
-    public init(text: String, faultJSON: String) {
+    package init(text: String, faultJSON: String) {
         self.text = text
         self.faultJSON = faultJSON
     }
 
-    public struct ParseError: Error, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct ParseError: Error, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
     /// The HTTP status APNs uses for each reason (A-RESP).
-    public static let statusByReason: [String: Int] = [
+    package static let statusByReason: [String: Int] = [
         "BadCollapseId": 400, "BadDeviceToken": 400, "BadExpirationDate": 400, "BadMessageId": 400, "BadPriority": 400,
         "BadTopic": 400, "DeviceTokenNotForTopic": 400, "DuplicateHeaders": 400, "IdleTimeout": 400,
         "InvalidPushType": 400, "MissingDeviceToken": 400, "MissingTopic": 400, "PayloadEmpty": 400,
@@ -35,7 +35,7 @@ public struct InjectSpec: Sendable, Equatable {
         "InternalServerError": 500, "ServiceUnavailable": 503, "Shutdown": 503,
     ]
 
-    public static func parse(_ text: String, seed: Int) throws -> InjectSpec {
+    package static func parse(_ text: String, seed: Int) throws -> InjectSpec {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard let head = parts.first, !head.isEmpty else { throw ParseError(description: "empty --inject") }
         let scopeText = parts.count > 1 ? parts[1] : nil
@@ -86,7 +86,7 @@ public struct InjectSpec: Sendable, Equatable {
 
     /// The scope keys a fault engine must keep for this spec to mean what it says (a fault engine that drops
     /// `probability` would answer every request with the fault).
-    public var requiredKeys: [String] {
+    package var requiredKeys: [String] {
         ["probability", "every", "seed", "goaway", "resetStream", "blackHole", "delayMs"].filter { faultJSON.contains("\"\($0)\"") }
     }
 }

@@ -1,7 +1,7 @@
 /// Escaping for XML and HTML text and attribute values: every markup character, and control characters XML 1.0
 /// cannot carry are replaced.
-public enum Markup {
-    public static func escape(_ text: String) -> String {
+package enum Markup {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -2,7 +2,7 @@ import APNSStore
 
 extension ObservedRequest {
     /// The request a delivery record describes.
-    public init(_ record: DeliveryRecord) {
+    package init(_ record: DeliveryRecord) {
         self.init(
             id: record.id, receivedAtNanos: record.receivedAt.nanosecondsSinceEpoch,
             latencyMicroseconds: record.latencyMicroseconds, connectionID: Int64(bitPattern: record.connectionID),

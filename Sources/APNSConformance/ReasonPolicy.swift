@@ -1,7 +1,7 @@
 /// What a sender must do after each APNs error reason (A-RESP; Apple's guidance on the developer forums, F-807380:
 /// do not retry BadDeviceToken, DeviceTokenNotForTopic, Forbidden, ExpiredToken, Unregistered, PayloadTooLarge;
 /// TooManyRequests may be retried after a delay). Data, one line per reason.
-public enum ReasonPolicy: String, Sendable, Equatable {
+package enum ReasonPolicy: String, Sendable, Equatable {
     /// The request is wrong: sending it again unchanged gets the same answer.
     case permanent
     /// The device token is gone (410): never push to it again.
@@ -11,7 +11,7 @@ public enum ReasonPolicy: String, Sendable, Equatable {
     /// Send again later, with back-off.
     case retryLater
 
-    public static let table: [String: ReasonPolicy] = [
+    package static let table: [String: ReasonPolicy] = [
         "BadCollapseId": .permanent, "BadDeviceToken": .permanent, "BadExpirationDate": .permanent,
         "BadMessageId": .permanent, "BadPriority": .permanent, "BadTopic": .permanent,
         "DeviceTokenNotForTopic": .permanent, "DuplicateHeaders": .permanent, "IdleTimeout": .retryLater,
@@ -32,7 +32,7 @@ public enum ReasonPolicy: String, Sendable, Equatable {
     ]
 
     /// The policy for an answer; by status when the reason is not one Apple documents.
-    public static func of(status: Int, reason: String?) -> ReasonPolicy? {
+    package static func of(status: Int, reason: String?) -> ReasonPolicy? {
         if status == 200 { return nil }
         if let reason, let known = table[reason] { return known }
         switch status {
@@ -43,5 +43,5 @@ public enum ReasonPolicy: String, Sendable, Equatable {
         }
     }
 
-    public static func isKnown(_ reason: String) -> Bool { table[reason] != nil }
+    package static func isKnown(_ reason: String) -> Bool { table[reason] != nil }
 }

@@ -3,39 +3,39 @@ import Foundation
 
 /// A named sender scenario (Conformance/scenarios/NAME.json): what the adapter must send, the faults the mock
 /// scripts for it, and the rules (by prefix) that the scenario exercises.
-public struct Scenario: Sendable, Equatable, Codable {
-    public struct Push: Sendable, Equatable, Codable {
+package struct Scenario: Sendable, Equatable, Codable {
+    package struct Push: Sendable, Equatable, Codable {
         /// 64 hex digits (any length the scenario wants to test).
-        public var token: String
-        public var pushType: String?
-        public var priority: Int?
+        package var token: String
+        package var pushType: String?
+        package var priority: Int?
         /// How many pushes of this kind; each gets a distinct alert body or a later timestamp.
-        public var count: Int?
+        package var count: Int?
         /// The `aps` dictionary, without `timestamp` (the runner sets it: now + `timestampOffset` + index).
-        public var aps: JSONObject
-        public var timestampOffset: Int?
+        package var aps: JSONObject
+        package var timestampOffset: Int?
     }
 
-    public var name: String
-    public var title: String
+    package var name: String
+    package var title: String
     /// Rule name prefixes this scenario grades (`accepted`, `device`, `error.token-gone`, …).
-    public var grades: [String]
+    package var grades: [String]
     /// Fault specs installed before the adapter runs (the mock's `POST /api/config/faults` JSON).
-    public var faults: [JSONObject]?
-    public var pushes: [Push]
+    package var faults: [JSONObject]?
+    package var pushes: [Push]
     /// Every push is expected to be delivered in the end (GOAWAY, retry scenarios).
-    public var expectAllDelivered: Bool?
+    package var expectAllDelivered: Bool?
     /// Every push is due at the same moment (a broadcast): a library that can keep several requests in flight
     /// should (A-CONN). Passed to the adapter as `dueAtOnce` in the instruction file.
-    public var dueAtOnce: Bool?
+    package var dueAtOnce: Bool?
 
-    public static func load(_ url: URL) throws -> Scenario {
+    package static func load(_ url: URL) throws -> Scenario {
         try JSONDecoding.decode(Scenario.self, from: Data(contentsOf: url))
     }
 
     /// The instruction file the adapter reads (`APNS_MOCK_SCENARIO`): each push with its device token, push
     /// type, topic, priority and the payload as JSON text, in order.
-    public func instructions(bundleID: String, now: Int) throws -> Data {
+    package func instructions(bundleID: String, now: Int) throws -> Data {
         struct Entry: Encodable {
             var deviceToken, pushType, payload, topic: String
             var priority: Int?
@@ -68,20 +68,20 @@ public struct Scenario: Sendable, Equatable, Codable {
         return try encoder.encode(Instructions(scenario: name, pushes: list, dueAtOnce: dueAtOnce == true))
     }
 
-    public var pushCount: Int { pushes.reduce(0) { $0 + max(1, $1.count ?? 1) } }
+    package var pushCount: Int { pushes.reduce(0) { $0 + max(1, $1.count ?? 1) } }
 }
 
 /// A free-form JSON object (scenario `aps`, fault specs, a case's server configuration), kept as `JSONValue`.
-public struct JSONObject: Equatable, Codable, Sendable {
+package struct JSONObject: Equatable, Codable, Sendable {
     /// Always an object.
-    public private(set) var value: JSONValue
+    package private(set) var value: JSONValue
 
     /// `value` when it is an object, else an empty object.
-    public init(_ value: JSONValue) {
+    package init(_ value: JSONValue) {
         self.value = value.isObject ? value : .object([])
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(JSONValue.self)
         guard value.isObject else {
@@ -90,15 +90,15 @@ public struct JSONObject: Equatable, Codable, Sendable {
         self.value = value
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
     }
 
-    public var isEmpty: Bool { value.members?.isEmpty ?? true }
+    package var isEmpty: Bool { value.members?.isEmpty ?? true }
 
     /// A member's value; setting replaces the first member of that name or appends one.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get { value[key] }
         set {
             var members = (value.members ?? []).filter { $0.key != key || newValue != nil }
@@ -114,7 +114,7 @@ public struct JSONObject: Equatable, Codable, Sendable {
     }
 
     /// Compact JSON text with keys sorted.
-    public var text: String { value.sortedCompactText }
+    package var text: String { value.sortedCompactText }
 
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.text == rhs.text }
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.text == rhs.text }
 }

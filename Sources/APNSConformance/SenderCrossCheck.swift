@@ -7,46 +7,46 @@ import Foundation
 /// library did not report as a success is an answer lost between the mock and the sender: a mock bug, and the
 /// matrix fails on it. A success the library reported for a push the mock never accepted is the library's claim,
 /// reported; pushes accepted more than once are counted.
-public struct SenderCrossCheck: Sendable, Equatable, Encodable {
+package struct SenderCrossCheck: Sendable, Equatable, Encodable {
     /// One line of the adapter's results file.
-    public struct Outcome: Sendable, Equatable, Decodable {
-        public var index: Int
-        public var success: Bool
-        public var said: String?
+    package struct Outcome: Sendable, Equatable, Decodable {
+        package var index: Int
+        package var success: Bool
+        package var said: String?
 
-        public init(index: Int, success: Bool, said: String? = nil) {
+        package init(index: Int, success: Bool, said: String? = nil) {
             self.index = index
             self.success = success
             self.said = said
         }
     }
 
-    public struct Mismatch: Sendable, Equatable, Encodable {
-        public var index: Int
-        public var deviceToken: String
-        public var mockStatuses: [Int]
-        public var said: String
-        public var requests: [Int64]
+    package struct Mismatch: Sendable, Equatable, Encodable {
+        package var index: Int
+        package var deviceToken: String
+        package var mockStatuses: [Int]
+        package var said: String
+        package var requests: [Int64]
     }
 
     /// The scenario (sender mode).
-    public var scenario: String?
+    package var scenario: String?
     /// Pushes the sender reported on.
-    public var reported: Int
+    package var reported: Int
     /// The mock answered 200, the sender did not see a success: an answer lost on the wire (a mock bug).
-    public var lostAnswers: [Mismatch]
+    package var lostAnswers: [Mismatch]
     /// The sender reported a success, the mock accepted no such request.
-    public var unconfirmedSuccesses: [Mismatch]
+    package var unconfirmedSuccesses: [Mismatch]
     /// Accepted requests beyond the first for the same push.
-    public var duplicateAcceptances: Int
+    package var duplicateAcceptances: Int
     /// Reported pushes whose requests could not be told apart in the mock's records (not compared).
-    public var unmatched: Int
+    package var unmatched: Int
 
-    public var holds: Bool { lostAnswers.isEmpty }
+    package var holds: Bool { lostAnswers.isEmpty }
 
     /// Each outcome's push (by index in `instructions`) is found among the requests by device token and payload
     /// (the JSON compared with sorted keys, since libraries re-serialise it).
-    public static func compare(scenario: String? = nil, outcomes: [Outcome], instructions: [(deviceToken: String, payload: String)], requests: [ObservedRequest]) -> SenderCrossCheck {
+    package static func compare(scenario: String? = nil, outcomes: [Outcome], instructions: [(deviceToken: String, payload: String)], requests: [ObservedRequest]) -> SenderCrossCheck {
         func canonical(_ text: String?) -> String? {
             guard let text, let value = JSONValue.parse(Array(text.utf8)) else { return text }
             return value.sortedCompactText
@@ -78,7 +78,7 @@ public struct SenderCrossCheck: Sendable, Equatable, Encodable {
         return check
     }
 
-    public func terminalText() -> String {
+    package func terminalText() -> String {
         var out = "sender cross-check\(scenario.map { " (\($0))" } ?? ""): \(plural(reported, "push")) reported by the sender"
         if lostAnswers.isEmpty, unconfirmedSuccesses.isEmpty, duplicateAcceptances == 0, unmatched == 0 {
             return out + ", every outcome as the mock recorded it\n"
@@ -96,7 +96,7 @@ public struct SenderCrossCheck: Sendable, Equatable, Encodable {
     }
 
     /// The adapter's results file: one JSON object a line; blank lines skipped.
-    public static func parseOutcomes(_ data: Data) throws -> [Outcome] {
+    package static func parseOutcomes(_ data: Data) throws -> [Outcome] {
         try String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
             .filter { !$0.allSatisfy(\.isWhitespace) }
             .map { try JSONDecoder().decode(Outcome.self, from: Data($0.utf8)) }

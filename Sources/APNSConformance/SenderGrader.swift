@@ -1,17 +1,17 @@
 import Foundation
 
 /// What the grader knows about a run besides the requests.
-public struct RunContext: Sendable, Equatable {
+package struct RunContext: Sendable, Equatable {
     /// The sender's exit status, when it ran as a command.
-    public var commandExitStatus: Int32?
+    package var commandExitStatus: Int32?
     /// SETTINGS_MAX_CONCURRENT_STREAMS the mock announced after authentication.
-    public var maxConcurrentStreams: Int
+    package var maxConcurrentStreams: Int
     /// A retry sooner than this after a 429/500/503 answer is no back-off.
-    public var minimumBackoffMilliseconds: Int64
+    package var minimumBackoffMilliseconds: Int64
     /// How many distinct pushes the scenario asked for (sender mode); nil in check mode.
-    public var expectedPushes: Int?
+    package var expectedPushes: Int?
 
-    public init(commandExitStatus: Int32? = nil, maxConcurrentStreams: Int = 1000, minimumBackoffMilliseconds: Int64 = 100, expectedPushes: Int? = nil) {
+    package init(commandExitStatus: Int32? = nil, maxConcurrentStreams: Int = 1000, minimumBackoffMilliseconds: Int64 = 100, expectedPushes: Int? = nil) {
         self.commandExitStatus = commandExitStatus
         self.maxConcurrentStreams = maxConcurrentStreams
         self.minimumBackoffMilliseconds = minimumBackoffMilliseconds
@@ -20,12 +20,12 @@ public struct RunContext: Sendable, Equatable {
 }
 
 /// Grades a sender from the requests the mock recorded while it ran. Pure: same history, same report.
-public struct SenderGrader: Sendable {
-    public var context: RunContext
+package struct SenderGrader: Sendable {
+    package var context: RunContext
 
-    public init(context: RunContext = RunContext()) { self.context = context }
+    package init(context: RunContext = RunContext()) { self.context = context }
 
-    public func grade(_ requests: [ObservedRequest], selection: RuleSelection = RuleSelection()) -> [RuleResult] {
+    package func grade(_ requests: [ObservedRequest], selection: RuleSelection = RuleSelection()) -> [RuleResult] {
         let history = requests.sorted { ($0.receivedAtNanos, $0.id) < ($1.receivedAtNanos, $1.id) }
         return ConformanceRule.all.filter { selection.includes($0.id) }.map { grade(rule: $0, history) }
     }
@@ -65,10 +65,10 @@ public struct SenderGrader: Sendable {
 }
 
 /// How many rules came out each way.
-public struct GradeSummary: Sendable, Equatable {
-    public var passed = 0, warned = 0, failed = 0, notApplicable = 0
+package struct GradeSummary: Sendable, Equatable {
+    package var passed = 0, warned = 0, failed = 0, notApplicable = 0
 
-    public init(_ results: [RuleResult]) {
+    package init(_ results: [RuleResult]) {
         for result in results {
             switch result.verdict {
             case .pass: passed += 1

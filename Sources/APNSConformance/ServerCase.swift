@@ -3,18 +3,18 @@ import Foundation
 
 /// One case of `Conformance/cases/device-push.json` (format: Conformance/README.md), as `apns-mock conformance
 /// server` replays it against any endpoint.
-public struct ServerCase: Sendable, Decodable {
-    public struct Request: Sendable, Decodable {
-        public var method: String?
-        public var path: String
+package struct ServerCase: Sendable, Decodable {
+    package struct Request: Sendable, Decodable {
+        package var method: String?
+        package var path: String
         /// `[name, value]` pairs, in order, repeats kept.
-        public var headers: [[String]]
-        public var body: String?
-        public var bodyBase64: String?
-        public var bodySize: Int?
+        package var headers: [[String]]
+        package var body: String?
+        package var bodyBase64: String?
+        package var bodySize: Int?
 
         /// The body bytes: text, base64, or `{"aps":{},"p":"aaa…a"}` padded to exactly `bodySize` bytes.
-        public var bodyBytes: [UInt8] {
+        package var bodyBytes: [UInt8] {
             if let bodyBase64 { return Array(Data(base64Encoded: bodyBase64) ?? Data()) }
             if let bodySize {
                 let prefix = Array(#"{"aps":{},"p":""#.utf8)
@@ -23,45 +23,45 @@ public struct ServerCase: Sendable, Decodable {
             return Array((body ?? "").utf8)
         }
 
-        public var headerPairs: [(name: String, value: String)] {
+        package var headerPairs: [(name: String, value: String)] {
             headers.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
         }
     }
 
-    public struct Expect: Sendable, Decodable {
-        public var status: Int
-        public var reason: String?
-        public var warnings: [String]?
-        public var timestamp: Int64?
-        public var strict: Bool?
+    package struct Expect: Sendable, Decodable {
+        package var status: Int
+        package var reason: String?
+        package var warnings: [String]?
+        package var timestamp: Int64?
+        package var strict: Bool?
     }
 
-    public var id: String
-    public var title: String
-    public var source: String?
-    public var request: Request
+    package var id: String
+    package var title: String
+    package var source: String?
+    package var request: Request
     /// Pushes the case sends first, on the same connection (e.g. to give a Live Activity an earlier update).
-    public var before: [Request]?
-    public var environment: String?
-    public var auth: String?
-    public var registry: String?
-    public var configuration: JSONObject?
+    package var before: [Request]?
+    package var environment: String?
+    package var auth: String?
+    package var registry: String?
+    package var configuration: JSONObject?
     /// Broadcast cases (`cases/broadcast.json`): `channels` when channels must be created first.
-    public var setup: String?
+    package var setup: String?
     /// Broadcast cases: `manage` when the case goes to the channel-management listener.
-    public var listener: String?
-    public var expect: Expect
+    package var listener: String?
+    package var expect: Expect
 
     /// Loads the case table (`{"cases": [...]}`).
-    public static func loadTable(_ data: Data) throws -> [ServerCase] {
+    package static func loadTable(_ data: Data) throws -> [ServerCase] {
         struct Table: Decodable { var cases: [ServerCase] }
         return try JSONDecoding.decode(Table.self, from: data).cases
     }
 }
 
 /// How the runner authenticates a case, or why it cannot replay it against a peer it cannot configure.
-public enum ServerCasePlan: Sendable, Equatable {
-    public enum Authorization: Sendable, Equatable {
+package enum ServerCasePlan: Sendable, Equatable {
+    package enum Authorization: Sendable, Equatable {
         /// A valid provider token for the runner's key.
         case valid
         /// No `authorization` header (MissingProviderToken).
@@ -81,7 +81,7 @@ public enum ServerCasePlan: Sendable, Equatable {
     /// Cases that need server-side set-up a peer cannot be given (declared tokens, rule switches, a server
     /// without token authentication, other teams' keys) are skipped with the reason.
     /// Broadcast cases (`setup`, `listener`) need the peer's channel-management endpoint (`hasManageURL`).
-    public static func plan(_ item: ServerCase, hasProductionURL: Bool, hasManageURL: Bool = false) -> ServerCasePlan {
+    package static func plan(_ item: ServerCase, hasProductionURL: Bool, hasManageURL: Bool = false) -> ServerCasePlan {
         if BroadcastCaseGrader.isBroadcastCase(item), !hasManageURL {
             return .skip("needs the channel-management endpoint to set up channels (give --manage-url)")
         }

@@ -2,36 +2,36 @@ import APNSJSON
 import Foundation
 
 /// An answer as the runner received it.
-public struct ServerAnswer: Sendable, Equatable {
-    public var status: Int
+package struct ServerAnswer: Sendable, Equatable {
+    package var status: Int
     /// Lower-case names, in order.
-    public var headers: [HeaderPair]
-    public var body: [UInt8]
+    package var headers: [HeaderPair]
+    package var body: [UInt8]
 
-    public struct HeaderPair: Sendable, Equatable {
-        public var name: String
-        public var value: String
-        public init(_ name: String, _ value: String) {
+    package struct HeaderPair: Sendable, Equatable {
+        package var name: String
+        package var value: String
+        package init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public init(status: Int, headers: [HeaderPair], body: [UInt8]) {
+    package init(status: Int, headers: [HeaderPair], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    public func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+    package func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 }
 
 /// Grades an answer against a case's expectation, as APNs answers (A-RESP): status; on errors a JSON body whose
 /// `reason` is the expected one, `content-type: application/json`, and an integer millisecond `timestamp` only on
 /// 410; `apns-id` echoed when the request sent one, else a UUID; a 200 without a body.
-public enum ServerCaseGrader {
+package enum ServerCaseGrader {
     /// Every way the answer differs from the expectation (empty: the case passes).
-    public static func problems(_ item: ServerCase, _ answer: ServerAnswer) -> [String] {
+    package static func problems(_ item: ServerCase, _ answer: ServerAnswer) -> [String] {
         var problems: [String] = []
         let expect = item.expect
         let bodyText = String(decoding: answer.body.prefix(300), as: UTF8.self)
@@ -80,19 +80,19 @@ public enum ServerCaseGrader {
 }
 
 /// One case's outcome.
-public struct ServerCaseResult: Sendable, Equatable {
-    public enum Verdict: String, Sendable { case pass, fail, skip }
+package struct ServerCaseResult: Sendable, Equatable {
+    package enum Verdict: String, Sendable { case pass, fail, skip }
 
-    public var id: String
-    public var title: String
-    public var source: String?
-    public var verdict: Verdict
+    package var id: String
+    package var title: String
+    package var source: String?
+    package var verdict: Verdict
     /// The problems (fail) or the reason (skip).
-    public var messages: [String]
-    public var status: Int?
-    public var reason: String?
+    package var messages: [String]
+    package var status: Int?
+    package var reason: String?
 
-    public init(id: String, title: String, source: String?, verdict: Verdict, messages: [String], status: Int? = nil, reason: String? = nil) {
+    package init(id: String, title: String, source: String?, verdict: Verdict, messages: [String], status: Int? = nil, reason: String? = nil) {
         self.id = id
         self.title = title
         self.source = source

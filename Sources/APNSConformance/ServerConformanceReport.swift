@@ -1,26 +1,26 @@
 import Foundation
 
 /// The report of `apns-mock conformance server`: terminal text, JSON, JUnit XML, exit status.
-public struct ServerConformanceReport: Sendable {
-    public var url: String
-    public var results: [ServerCaseResult]
+package struct ServerConformanceReport: Sendable {
+    package var url: String
+    package var results: [ServerCaseResult]
     /// Set when the peer could not be graded case by case (it does not speak HTTP/2).
-    public var transportProblem: String?
+    package var transportProblem: String?
 
-    public init(url: String, results: [ServerCaseResult], transportProblem: String? = nil) {
+    package init(url: String, results: [ServerCaseResult], transportProblem: String? = nil) {
         self.url = url
         self.results = results
         self.transportProblem = transportProblem
     }
 
-    public var passed: Int { results.filter { $0.verdict == .pass }.count }
-    public var failed: Int { results.filter { $0.verdict == .fail }.count + (transportProblem == nil ? 0 : 1) }
-    public var skipped: Int { results.filter { $0.verdict == .skip }.count }
+    package var passed: Int { results.filter { $0.verdict == .pass }.count }
+    package var failed: Int { results.filter { $0.verdict == .fail }.count + (transportProblem == nil ? 0 : 1) }
+    package var skipped: Int { results.filter { $0.verdict == .skip }.count }
 
     /// 0 every graded case passed, 1 a case failed (or the peer is not HTTP/2).
-    public var exitStatus: Int32 { failed > 0 ? 1 : 0 }
+    package var exitStatus: Int32 { failed > 0 ? 1 : 0 }
 
-    public func terminalText() -> String {
+    package func terminalText() -> String {
         var lines: [String] = ["apns-mock conformance server \(url)"]
         if let transportProblem { lines.append("FAIL  transport.http2  \(transportProblem)") }
         for result in results {
@@ -36,7 +36,7 @@ public struct ServerConformanceReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public func jsonData() throws -> Data {
+    package func jsonData() throws -> Data {
         struct Case: Encodable {
             var id, title, verdict: String
             var messages: [String]
@@ -62,7 +62,7 @@ public struct ServerConformanceReport: Sendable {
     }
 
     /// JUnit XML: one `<testcase>` per case, named by its id and title; skipped cases are `<skipped>`.
-    public func junitXML() -> String {
+    package func junitXML() -> String {
         let suite = Markup.escape("apns-mock conformance server \(url)")
         let total = results.count + (transportProblem == nil ? 0 : 1)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -1,5 +1,5 @@
 /// How a rule came out. Ordered: a rule's verdict is the worst of its findings.
-public enum Verdict: String, Sendable, Codable, Comparable, CaseIterable {
+package enum Verdict: String, Sendable, Codable, Comparable, CaseIterable {
     /// Nothing in the run could exercise the rule (no Live Activity pushes, no fault of that kind).
     case notApplicable = "n/a"
     case pass
@@ -15,17 +15,17 @@ public enum Verdict: String, Sendable, Codable, Comparable, CaseIterable {
         }
     }
 
-    public static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
 }
 
 /// One observation behind a verdict: a sentence and the requests it rests on.
-public struct Finding: Sendable, Equatable {
-    public var verdict: Verdict
-    public var message: String
+package struct Finding: Sendable, Equatable {
+    package var verdict: Verdict
+    package var message: String
     /// Delivery ids (the admin API's `id`) of the requests this finding points at, first the one that matters most.
-    public var requestIDs: [Int64]
+    package var requestIDs: [Int64]
 
-    public init(_ verdict: Verdict, _ message: String, requests: [Int64] = []) {
+    package init(_ verdict: Verdict, _ message: String, requests: [Int64] = []) {
         self.verdict = verdict
         self.message = message
         self.requestIDs = requests
@@ -33,26 +33,26 @@ public struct Finding: Sendable, Equatable {
 }
 
 /// A rule applied to a run.
-public struct RuleResult: Sendable, Equatable {
-    public var rule: ConformanceRule
-    public var verdict: Verdict
+package struct RuleResult: Sendable, Equatable {
+    package var rule: ConformanceRule
+    package var verdict: Verdict
     /// What was checked, e.g. "12 requests on 1 connection".
-    public var summary: String
+    package var summary: String
     /// Warnings and failures (passes are summarised, not listed).
-    public var findings: [Finding]
+    package var findings: [Finding]
     /// Named by the user as expected to fail (`--expect-fail`): it fails the run only when it does not fail.
-    public var expectedToFail = false
+    package var expectedToFail = false
     /// What the user's grading policy changed, if anything ("demoted to warn by --severity").
-    public var note: String?
+    package var note: String?
 
-    public init(rule: ConformanceRule, summary: String, findings: [Finding]) {
+    package init(rule: ConformanceRule, summary: String, findings: [Finding]) {
         self.rule = rule
         self.summary = summary
         self.findings = findings
         verdict = findings.map(\.verdict).max() ?? .pass
     }
 
-    public static func notApplicable(_ rule: ConformanceRule, _ why: String) -> RuleResult {
+    package static func notApplicable(_ rule: ConformanceRule, _ why: String) -> RuleResult {
         var result = RuleResult(rule: rule, summary: why, findings: [])
         result.verdict = .notApplicable
         return result

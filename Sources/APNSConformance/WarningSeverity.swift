@@ -3,13 +3,13 @@
 /// documents fails; a code for advice that loses nothing warns; a code only the check's own configuration can clear
 /// (no schema given, no bundle IDs registered) is not held against the sender. Codes are the mock's stable spellings
 /// (docs/rules.md, docs/authentication.md, docs/live-activities.md); a code not listed warns.
-public enum WarningSeverity: String, Sendable, Equatable {
+package enum WarningSeverity: String, Sendable, Equatable {
     case fail
     case warn
     /// Said by the mock about its own configuration, not about the sender.
     case notTheSender
 
-    public static let table: [String: WarningSeverity] = [
+    package static let table: [String: WarningSeverity] = [
         // The app is not woken / the push is an error per A-SEND, A-BG: the notification is lost.
         "background-without-content-available": .fail,
         "background-priority-10": .fail,
@@ -28,5 +28,5 @@ public enum WarningSeverity: String, Sendable, Equatable {
         "undeclared-device-token": .notTheSender,
     ]
 
-    public static func of(_ code: String) -> WarningSeverity { table[code] ?? .warn }
+    package static func of(_ code: String) -> WarningSeverity { table[code] ?? .warn }
 }

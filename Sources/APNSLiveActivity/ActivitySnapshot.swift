@@ -2,12 +2,12 @@ import APNSJSON
 import APNSCore
 
 /// The state of a Live Activity as the device would show it. Source: ActivityKit `ActivityState` (A-LA).
-public enum ActivityPhase: String, Sendable, Hashable, Codable {
+package enum ActivityPhase: String, Sendable, Hashable, Codable {
     case active, stale, ended, dismissed
 }
 
 /// What a token is to the simulated device.
-public enum TokenRole: String, Sendable, Hashable, Codable {
+package enum TokenRole: String, Sendable, Hashable, Codable {
     /// The token of one activity: updates and end go here.
     case activity
     /// A push-to-start token that handed out per-activity update tokens (`issuesUpdateTokens`).
@@ -15,18 +15,18 @@ public enum TokenRole: String, Sendable, Hashable, Codable {
 }
 
 /// One push in a token's timeline: what the device did and why.
-public struct TimelineEntry: Sendable, Hashable, Codable {
-    public var receivedAt: Timestamp
-    public var apnsID: String
+package struct TimelineEntry: Sendable, Hashable, Codable {
+    package var receivedAt: Timestamp
+    package var apnsID: String
     /// `aps.event` as sent (nil when missing or unreadable).
-    public var event: String?
-    public var priority: Int
+    package var event: String?
+    package var priority: Int
     /// `aps.timestamp` as sent.
-    public var timestamp: Double?
-    public var outcome: LiveActivityOutcome
-    public var explanation: String
+    package var timestamp: Double?
+    package var outcome: LiveActivityOutcome
+    package var explanation: String
 
-    public init(
+    package init(
         receivedAt: Timestamp, apnsID: String, event: String?, priority: Int, timestamp: Double?,
         outcome: LiveActivityOutcome, explanation: String
     ) {
@@ -41,34 +41,34 @@ public struct TimelineEntry: Sendable, Hashable, Codable {
 }
 
 /// A token's activity and timeline, as the admin API shows it.
-public struct ActivitySnapshot: Sendable, Hashable, Codable {
-    public var deviceToken: String
-    public var role: TokenRole
-    public var topic: String
+package struct ActivitySnapshot: Sendable, Hashable, Codable {
+    package var deviceToken: String
+    package var role: TokenRole
+    package var topic: String
     /// The `ActivityAttributes` type, when known (from the start, or from the schema an adopted update decoded as).
-    public var attributesType: String?
-    public var attributes: JSONValue?
-    public var contentState: JSONValue?
+    package var attributesType: String?
+    package var attributes: JSONValue?
+    package var contentState: JSONValue?
     /// nil when no activity is known behind this token (e.g. only dropped pushes so far).
-    public var state: ActivityPhase?
+    package var state: ActivityPhase?
     /// Why the state is what it is when the device changed it by itself ("ended by the 8-hour limit at …").
-    public var stateNote: String?
-    public var lastAppliedTimestamp: Double?
-    public var startedAt: Timestamp?
+    package var stateNote: String?
+    package var lastAppliedTimestamp: Double?
+    package var startedAt: Timestamp?
     /// Whether the mock saw the start (false: the app started it and the first push the mock saw was an update).
-    public var startSeen: Bool
-    public var endedAt: Timestamp?
-    public var staleDate: Timestamp?
+    package var startSeen: Bool
+    package var endedAt: Timestamp?
+    package var staleDate: Timestamp?
     /// When an ended activity leaves the Lock Screen.
-    public var dismissAt: Timestamp?
-    public var relevanceScore: Double?
+    package var dismissAt: Timestamp?
+    package var relevanceScore: Double?
     /// The push-to-start token this activity was started through, when it has its own update token.
-    public var startedByPushToStartToken: String?
+    package var startedByPushToStartToken: String?
     /// Update tokens issued by this push-to-start token.
-    public var issuedUpdateTokens: [String]
-    public var priority10PushesInLastHour: Int
-    public var budgetPerHour: Int
-    public var timeline: [TimelineEntry]
+    package var issuedUpdateTokens: [String]
+    package var priority10PushesInLastHour: Int
+    package var budgetPerHour: Int
+    package var timeline: [TimelineEntry]
 
     init(deviceToken: String, role: TokenRole, topic: String) {
         self.deviceToken = deviceToken

@@ -19,8 +19,8 @@ struct SavedDeviceState: Codable {
 }
 
 /// A saved device file that cannot be used; the caller says so and starts with an empty device.
-public struct SavedDeviceStateError: Error, CustomStringConvertible {
-    public let description: String
+package struct SavedDeviceStateError: Error, CustomStringConvertible {
+    package let description: String
 }
 
 extension LiveActivityDeviceState {
@@ -48,10 +48,10 @@ extension LiveActivityDeviceState {
 
 extension LiveActivityDevice {
     /// The file name inside the data directory.
-    public static let savedFileName = "live-activities.json"
+    package static let savedFileName = "live-activities.json"
 
     /// Writes every activity to `path` (atomically: a temporary file renamed over the old one).
-    public func save(to path: String) throws {
+    package func save(to path: String) throws {
         let saved = state.withLock { $0.savedForm() }
         let data = try JSONEncoder().encode(saved)
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -59,7 +59,7 @@ extension LiveActivityDevice {
 
     /// Loads the activities saved at `path`; returns how many. A missing file is an empty device (0).
     @discardableResult
-    public func restore(from path: String) throws(SavedDeviceStateError) -> Int {
+    package func restore(from path: String) throws(SavedDeviceStateError) -> Int {
         try state.withLock { (state: inout LiveActivityDeviceState) throws(SavedDeviceStateError) -> Int in
             try Self.load(from: path, into: &state)
         }
@@ -71,7 +71,7 @@ extension LiveActivityDevice {
     /// saved tokens: 8 MB, about 0.4 s). `completion` gets what `restore(from:)` would return, on that thread and
     /// still holding the device (so a `save` cannot come between a failure and what the caller does about the
     /// file); it must not use the device.
-    public func restoreInBackground(
+    package func restoreInBackground(
         from path: String, completion: @escaping @Sendable (Result<Int, SavedDeviceStateError>) -> Void
     ) {
         let holding = DispatchSemaphore(value: 0)

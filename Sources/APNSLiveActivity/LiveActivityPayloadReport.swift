@@ -2,22 +2,22 @@ import APNSCore
 
 /// Everything the payload checker found, for the delivery record (warnings) and for the simulated device (which
 /// decides the outcome from the decode results).
-public struct LiveActivityPayloadReport: Sendable {
+package struct LiveActivityPayloadReport: Sendable {
     // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
     // whole value once more (every field retained, then released).
     /// The parsed `aps` fields; nil when the body is not JSON or has no `aps` object.
-    public var payload: Optional<LiveActivityPayload>
-    public var warnings: [PushWarning]
+    package var payload: Optional<LiveActivityPayload>
+    package var warnings: [PushWarning]
     /// The schema the push was checked against, if any.
-    public var schema: Optional<ActivitySchema>
+    package var schema: Optional<ActivitySchema>
     /// How that schema was chosen when the push did not name it (e.g. "the only configured type").
-    public var schemaNote: Optional<String>
-    public var attributesIssues: [DecodeIssue]
-    public var contentStateIssues: [DecodeIssue]
+    package var schemaNote: Optional<String>
+    package var attributesIssues: [DecodeIssue]
+    package var contentStateIssues: [DecodeIssue]
     /// Whether `aps.timestamp` is older than the last applied one.
-    public var isOlderThanApplied: Bool
+    package var isOlderThanApplied: Bool
 
-    public init(
+    package init(
         payload: LiveActivityPayload? = nil, warnings: [PushWarning] = [], schema: ActivitySchema? = nil,
         schemaNote: String? = nil, attributesIssues: [DecodeIssue] = [], contentStateIssues: [DecodeIssue] = [],
         isOlderThanApplied: Bool = false
@@ -32,7 +32,7 @@ public struct LiveActivityPayloadReport: Sendable {
     }
 
     /// The decoding error the device would hit on `attributes`.
-    public var attributesFailure: DecodeIssue? { ContentStateChecker.firstFatal(attributesIssues) }
+    package var attributesFailure: DecodeIssue? { ContentStateChecker.firstFatal(attributesIssues) }
     /// The decoding error the device would hit on `content-state`.
-    public var contentStateFailure: DecodeIssue? { ContentStateChecker.firstFatal(contentStateIssues) }
+    package var contentStateFailure: DecodeIssue? { ContentStateChecker.firstFatal(contentStateIssues) }
 }

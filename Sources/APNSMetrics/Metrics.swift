@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// Names: `apns_mock_requests_total{status}`, `apns_mock_rejections_total{reason}`,
 /// `apns_mock_response_latency_seconds` (histogram), `apns_mock_connections_open`, `apns_mock_connections_total`.
-public final class Metrics: @unchecked Sendable {
+package final class Metrics: @unchecked Sendable {
     /// Upper bounds of the latency histogram buckets, in microseconds.
-    public static let latencyBucketsMicroseconds: [Int64] = [
+    package static let latencyBucketsMicroseconds: [Int64] = [
         100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000,
     ]
 
@@ -75,10 +75,10 @@ public final class Metrics: @unchecked Sendable {
     private let connectionsOpen = Atomic<Int64>(0)
     private let connectionsTotal = Atomic<Int64>(0)
 
-    public init() {}
+    package init() {}
 
     /// One answered request: its status, its reason (rejections only) and how long the answer took.
-    public func recordRequest(status: Int, reason: String?, latencyMicroseconds: Int64) {
+    package func recordRequest(status: Int, reason: String?, latencyMicroseconds: Int64) {
         let bucket = Self.latencyBucket(latencyMicroseconds)
         shards[ThreadSlot.current & (Self.shardCount - 1)].withLock {
             $0.count(status: status, reason: reason, latencyMicroseconds: latencyMicroseconds, bucket: bucket)
@@ -90,17 +90,17 @@ public final class Metrics: @unchecked Sendable {
         latencyBucketsMicroseconds.firstIndex { latencyMicroseconds <= $0 }
     }
 
-    public func connectionOpened() {
+    package func connectionOpened() {
         connectionsOpen.add(1, ordering: .relaxed)
         connectionsTotal.add(1, ordering: .relaxed)
     }
 
-    public func connectionClosed() {
+    package func connectionClosed() {
         connectionsOpen.subtract(1, ordering: .relaxed)
     }
 
     /// Prometheus text format 0.0.4.
-    public func prometheusText() -> String {
+    package func prometheusText() -> String {
         var snapshot = Counters()
         for shard in shards { snapshot.add(shard.withLock { $0 }) }
         var lines: [String] = []

@@ -5,10 +5,10 @@ import Foundation
 /// source tree: `./certs` is used when it holds them (the quick start runs from the repository), otherwise the
 /// embedded copy is written once to a per-user directory (`$XDG_CACHE_HOME/apns-mock/test-only-certs`, else
 /// `~/.cache/…`, else the temporary directory), because OpenSSL and the senders `check` runs read them as files.
-public enum DefaultCredentials {
-    public static let teamID = "TEAM123456"
-    public static let keyID = "ABC123DEFG"
-    public static let bundleID = "com.example.app"
+package enum DefaultCredentials {
+    package static let teamID = "TEAM123456"
+    package static let keyID = "ABC123DEFG"
+    package static let bundleID = "com.example.app"
 
     /// The embedded files by name, as in `certs/`.
     static let embedded: [(name: String, bytes: [UInt8], isPrivateKey: Bool)] = [
@@ -21,7 +21,7 @@ public enum DefaultCredentials {
 
     /// Where the files are: found or written on first use. When no directory could be written, the last one
     /// tried, so the reader's "cannot read" error names it.
-    public static let certsDirectory: String = locate()
+    package static let certsDirectory: String = locate()
 
     private static func locate() -> String {
         let local = FileManager.default.currentDirectoryPath + "/certs"
@@ -62,10 +62,10 @@ public enum DefaultCredentials {
         }
     }
 
-    public static var serverCertificate: String { certsDirectory + "/server.pem" }
-    public static var serverKey: String { certsDirectory + "/server.key" }
-    public static var certificateAuthority: String { certsDirectory + "/dev-ca.pem" }
+    package static var serverCertificate: String { certsDirectory + "/server.pem" }
+    package static var serverKey: String { certsDirectory + "/server.key" }
+    package static var certificateAuthority: String { certsDirectory + "/dev-ca.pem" }
     /// The CA's key, with which `apns-mock certgen` issues TEST-ONLY client certificates.
-    public static var certificateAuthorityKey: String { certsDirectory + "/dev-ca.key" }
-    public static var signingKey: String { certsDirectory + "/AuthKey_\(keyID).p8" }
+    package static var certificateAuthorityKey: String { certsDirectory + "/dev-ca.key" }
+    package static var signingKey: String { certsDirectory + "/AuthKey_\(keyID).p8" }
 }

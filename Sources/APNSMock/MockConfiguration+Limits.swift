@@ -4,7 +4,7 @@ extension MockConfiguration {
     /// Refuses values that cannot work, before anything starts: a port outside 0...65535 (0 picks a free one), a
     /// thread count outside 1...1024, and what `LimitSettings.validate` refuses. The message names the flag and the
     /// configuration key, which set the same value.
-    public func validate() throws {
+    package func validate() throws {
         for (name, value) in [
             ("--port / \"port\"", port as Int?), ("--h2c-port / \"h2cPort\"", h2cPort),
             ("--production-port / \"productionPort\"", productionPort), ("--manage-port / \"managePort\"", managePort),
@@ -23,18 +23,18 @@ extension MockConfiguration {
 
     /// Connection timeouts and request-memory caps (docs/reliability.md). Every key is optional; nil keeps the
     /// default of `TransportSettings`.
-    public struct LimitSettings: Codable, Sendable, Equatable {
+    package struct LimitSettings: Codable, Sendable, Equatable {
         /// Seconds to complete the TLS handshake and the HTTP/2 client preface (default 10).
-        public var handshakeTimeoutSeconds: Double?
+        package var handshakeTimeoutSeconds: Double?
         /// Seconds without any frame on a connection with no open stream before GOAWAY and close (default 7200).
-        public var idleTimeoutSeconds: Double?
+        package var idleTimeoutSeconds: Double?
         /// Seconds for a request to end after its HEADERS before its stream is reset (default 30).
-        public var streamTimeoutSeconds: Double?
+        package var streamTimeoutSeconds: Double?
         /// Request-body bytes buffered per connection (default 8 MiB).
-        public var connectionBodyBufferBytes: Int?
+        package var connectionBodyBufferBytes: Int?
         /// Request-body bytes buffered across the server (default 256 MiB).
-        public var totalBodyBufferBytes: Int?
-        public init() {}
+        package var totalBodyBufferBytes: Int?
+        package init() {}
 
         /// Refuses values that cannot work (zero or negative).
         func validate() throws {

@@ -8,124 +8,124 @@ import Foundation
 /// Every key is optional; the embedded default serves TLS HTTP/2 on 127.0.0.1:2197 with the TEST-ONLY
 /// credentials of `certs/` and the sample team TEAM123456 / key ABC123DEFG / bundle com.example.app.
 /// The format is documented in `docs/configuration.md`.
-public struct MockConfiguration: Codable, Sendable, Equatable {
+package struct MockConfiguration: Codable, Sendable, Equatable {
     /// The environment of the main listeners (`development` answers with `apns-unique-id`; A-RESP).
-    public var environment: APNsEnvironment = .development
-    public var host: String = "127.0.0.1"
+    package var environment: APNsEnvironment = .development
+    package var host: String = "127.0.0.1"
     /// TLS port; 0 picks a free port.
-    public var port: Int = 2197
+    package var port: Int = 2197
     /// Cleartext prior-knowledge HTTP/2 port (nil: none).
-    public var h2cPort: Int?
+    package var h2cPort: Int?
     /// An extra TLS listener that stands for the production environment (nil: none).
-    public var productionPort: Int?
+    package var productionPort: Int?
     /// TLS channel-management listener of the main environment (Apple: 2195 development, 2196 production; A-CHAN);
     /// nil: none. 0 picks a free port.
-    public var managePort: Int?
+    package var managePort: Int?
     /// A channel-management listener that stands for the production environment (nil: none).
-    public var productionManagePort: Int?
+    package var productionManagePort: Int?
     /// Broadcast push: apps without the capability, channel limit (docs/broadcast.md).
-    public var broadcast = BroadcastSettings()
-    public var admin = AdminSettings()
-    public var tls = TLSSettings()
+    package var broadcast = BroadcastSettings()
+    package var admin = AdminSettings()
+    package var tls = TLSSettings()
     /// Where the delivery store lives; nil keeps deliveries in memory only.
-    public var dataDir: String?
+    package var dataDir: String?
     /// Event-loop threads; nil means one per core.
-    public var threads: Int?
+    package var threads: Int?
     /// Teams, their bundle IDs and signing keys (provider-token authentication; docs/authentication.md).
-    public var teams: [KeyRegistryConfiguration.Team] = []
+    package var teams: [KeyRegistryConfiguration.Team] = []
     /// Register the sample team/key/bundle of `certs/` (default: only when no team is configured).
-    public var sampleCredentials: Bool?
+    package var sampleCredentials: Bool?
     /// Token lifetime, future-`iat` tolerance, token-update window, `BadEnvironmentKey(Id)InToken` spelling.
-    public var authentication = ProviderTokenPolicy()
+    package var authentication = ProviderTokenPolicy()
     /// Accept pushes without a provider token, as on a certificate-authenticated connection (default false).
-    public var allowUnauthenticated: Bool?
+    package var allowUnauthenticated: Bool?
     /// Declared device tokens; none declared means every well-formed token is accepted (docs/rules.md).
-    public var tokens: [DeclaredDeviceToken] = []
-    public var rules = RuleSettings()
-    public var liveActivities = LiveActivitySettings()
-    public var retention = RetentionSettings()
+    package var tokens: [DeclaredDeviceToken] = []
+    package var rules = RuleSettings()
+    package var liveActivities = LiveActivitySettings()
+    package var retention = RetentionSettings()
     /// Connection timeouts and request-memory caps (`MockConfiguration+Limits.swift`).
-    public var limits = LimitSettings()
+    package var limits = LimitSettings()
     /// Faults active from start-up (fault injection; `FaultSpec`, docs/configuration.md). A spec that is not
     /// understood is a start-up error.
-    public var scriptedAnswers: [FaultSpec] = []
+    package var scriptedAnswers: [FaultSpec] = []
     /// Connection-level faults: accept delay, TLS handshake stall, maximum number of connections.
-    public var faults = ConnectionFaultSettings()
+    package var faults = ConnectionFaultSettings()
 
-    public init() {}
+    package init() {}
 
-    public struct AdminSettings: Codable, Sendable, Equatable {
-        public var host: String = "127.0.0.1"
+    package struct AdminSettings: Codable, Sendable, Equatable {
+        package var host: String = "127.0.0.1"
         /// 0 picks a free port; nil disables the admin API.
-        public var port: Int? = 2198
+        package var port: Int? = 2198
         /// When set, admin requests need `authorization: Bearer <token>`.
-        public var token: String?
-        public init() {}
+        package var token: String?
+        package init() {}
     }
 
-    public struct TLSSettings: Codable, Sendable, Equatable {
-        public var certificate: String?
-        public var privateKey: String?
+    package struct TLSSettings: Codable, Sendable, Equatable {
+        package var certificate: String?
+        package var privateKey: String?
         /// PEM CA certificates that client (provider) certificates must chain to; nil: `certs/dev-ca.pem`, the CA
         /// `apns-mock certgen` issues from (docs/authentication.md, "Certificate-based authentication").
-        public var clientCertificateAuthority: String?
-        public init() {}
+        package var clientCertificateAuthority: String?
+        package init() {}
     }
 
-    public struct RuleSettings: Codable, Sendable, Equatable {
+    package struct RuleSettings: Codable, Sendable, Equatable {
         /// Warning codes that strict mode turns into rejections (answers labelled as the mock's, not APNs').
-        public var strict: [String]?
+        package var strict: [String]?
         /// Turn every warning code into a rejection.
-        public var strictAll: Bool?
+        package var strictAll: Bool?
         /// Non-JSON body: `reject` (400 BadRequestPayload, default) or `warn`.
-        public var nonJSONBody: String?
+        package var nonJSONBody: String?
         /// Well-formed tokens the registry does not declare (when it declares some): `reject` (default) or `warn`.
-        public var undeclaredTokens: String?
+        package var undeclaredTokens: String?
         /// A bearer token on a certificate connection: `ignore` (default, A-SEND) or `verify`.
-        public var tokenOnCertificateConnection: String?
-        public init() {}
+        package var tokenOnCertificateConnection: String?
+        package init() {}
     }
 
-    public struct LiveActivitySettings: Codable, Sendable, Equatable {
+    package struct LiveActivitySettings: Codable, Sendable, Equatable {
         /// Swift files or folders declaring `ActivityAttributes` types.
-        public var sources: [String] = []
+        package var sources: [String] = []
         /// JSON schema files, for teams without Swift sources at hand.
-        public var schemaFiles: [String] = []
+        package var schemaFiles: [String] = []
         /// Schemas declared inline (docs/live-activities.md, "Declared in the config file").
-        public var schemas: [ActivitySchema] = []
+        package var schemas: [ActivitySchema] = []
         /// Priority-10 pushes per hour before the device throttles.
-        public var budgetPerHour: Int?
+        package var budgetPerHour: Int?
         /// `NSSupportsLiveActivitiesFrequentUpdates`.
-        public var frequentUpdates: Bool?
+        package var frequentUpdates: Bool?
         /// Issue a per-activity update token when a push-to-start creates an activity.
-        public var issueUpdateTokens: Bool?
+        package var issueUpdateTokens: Bool?
         /// Timeline entries kept per token (default 1,000). The device keeps every token it has seen, so memory grows
         /// with tokens × this: a load test to 100,000 tokens may want a few (docs/live-activities.md).
-        public var timelineLimit: Int?
+        package var timelineLimit: Int?
         /// Timeline entries kept across every token (default 100,000): the oldest go first.
-        public var timelineTotalLimit: Int?
+        package var timelineTotalLimit: Int?
         /// Tokens the device remembers (default 200,000): a push to a new token beyond it forgets the oldest tenth.
-        public var tokenLimit: Int?
+        package var tokenLimit: Int?
         /// Answer device-level drops with HTTP 400 and a mock-specific reason (NOT APNs behaviour).
-        public var strict: Bool?
-        public init() {}
+        package var strict: Bool?
+        package init() {}
     }
 
-    public struct RetentionSettings: Codable, Sendable, Equatable {
-        public var maxDeliveries: Int?
-        public var maxAgeSeconds: Double?
-        public init() {}
+    package struct RetentionSettings: Codable, Sendable, Equatable {
+        package var maxDeliveries: Int?
+        package var maxAgeSeconds: Double?
+        package init() {}
     }
 
     /// Reads a configuration file. Keys it leaves out keep their defaults: the file is merged over the encoded
     /// default configuration (objects key by key, arrays replaced whole) before decoding.
-    public static func load(path: String) throws -> MockConfiguration {
+    package static func load(path: String) throws -> MockConfiguration {
         let data = try ConfigurationFileCheck.read(path: path)
         try ConfigurationFileCheck.check(data, path: path)
         return try decode(data, source: path)
     }
 
-    public static func decode(_ data: Data, source: String = "configuration") throws -> MockConfiguration {
+    package static func decode(_ data: Data, source: String = "configuration") throws -> MockConfiguration {
         let given: JSONValue
         do {
             given = try JSONParser.parse(Array(data))
@@ -170,11 +170,11 @@ public struct MockConfiguration: Codable, Sendable, Equatable {
     }
 }
 
-public enum ConfigurationError: Error, CustomStringConvertible {
+package enum ConfigurationError: Error, CustomStringConvertible {
     case invalid(path: String, detail: String)
     case badFlag(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalid(let path, let detail): "configuration \(path): \(detail)"
         case .badFlag(let message): message

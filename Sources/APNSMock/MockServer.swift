@@ -11,8 +11,8 @@ import Foundation
 
 /// The whole mock, built from a configuration: push listeners (TLS, optional h2c and production port), the
 /// rules, provider-token authentication, the simulated Live Activity device, the delivery store and the admin API.
-public final class MockServer: Sendable {
-    public let configuration: MockConfiguration
+package final class MockServer: Sendable {
+    package let configuration: MockConfiguration
     let tokens: DeviceTokenRegistry
     let authentication: AuthenticationService?
     let scripted: ScriptedAnswers
@@ -20,15 +20,15 @@ public final class MockServer: Sendable {
     let store: any DeliveryStore
     let liveActivities: LiveActivityService
     /// What reading the `ActivityAttributes` sources found (types it could not resolve are reported, not guessed).
-    public let activitySourceProblems: [String]
-    public let activitySchemaNames: [String]
+    package let activitySourceProblems: [String]
+    package let activitySchemaNames: [String]
     let transport: HTTP2Server
     let metrics = Metrics()
     let storeHealth: StoreHealth
     /// Held while the server runs: a second server on the same data directory refuses to start.
     let dataDirectoryLock: DataDirectoryLock?
     /// What `recoverStore` did when the store failed its check at start-up (nil: it passed, or no recovery asked).
-    public let storeRecovery: SQLiteStoreRecovery.Report?
+    package let storeRecovery: SQLiteStoreRecovery.Report?
     let admin: AdminServer?
     /// Broadcast channels, sends and subscriptions (docs/broadcast.md).
     let broadcast: BroadcastService
@@ -38,7 +38,7 @@ public final class MockServer: Sendable {
 
     /// `recoverStore`: when the store file fails its check (`DeliveryStoreError.damaged`), move it aside and salvage
     /// its readable rows into a fresh one (`SQLiteStoreRecovery`) instead of throwing.
-    public init(configuration: MockConfiguration, clock: any WallClock = SystemClock(), recoverStore: Bool = false) throws {
+    package init(configuration: MockConfiguration, clock: any WallClock = SystemClock(), recoverStore: Bool = false) throws {
         try configuration.validate()
         self.configuration = configuration
         tokens = DeviceTokenRegistry(configuration.tokens)
@@ -131,7 +131,7 @@ public final class MockServer: Sendable {
 
     /// What the store found when it opened that lost or ignored something (dropped WAL frames, retention
     /// metadata that failed its check): `serve` prints each on standard error.
-    public var storeNotes: [String] { store.problems.openNotes }
+    package var storeNotes: [String] { store.problems.openNotes }
 
     /// The store in `directory`; with `recover`, one that fails its check is salvaged first (`SQLiteStoreRecovery`).
     private static func openStore(
@@ -147,7 +147,7 @@ public final class MockServer: Sendable {
     }
 
     /// Binds every port and starts serving; returns what the start-up line announces.
-    public func start() throws -> StartupAnnouncement {
+    package func start() throws -> StartupAnnouncement {
         restoreLiveActivities()
         try admin?.start()
         let ports = try transport.start()
@@ -161,7 +161,7 @@ public final class MockServer: Sendable {
     }
 
     /// Graceful shutdown: GOAWAY everywhere, in-flight streams finish, then the store is flushed and closed.
-    public func shutdown(gracePeriod: Double = 10) {
+    package func shutdown(gracePeriod: Double = 10) {
         transport.shutdown(gracePeriod: gracePeriod)
         admin?.stop()
         saveLiveActivities()

@@ -8,22 +8,22 @@ import Foundation
 /// payload check and a fresh simulated device with the app's schemas). Authentication is not linted:
 /// the push is judged as if its provider token were valid. This file is the lint's only contact with the rules and
 /// the Live Activity device.
-public enum PayloadLinter {
-    public struct Input: Sendable {
-        public var payload: [UInt8]
-        public var pushType: PushType?
-        public var topic: String
-        public var deviceToken: String
-        public var priority: Int?
-        public var expiration: Int?
+package enum PayloadLinter {
+    package struct Input: Sendable {
+        package var payload: [UInt8]
+        package var pushType: PushType?
+        package var topic: String
+        package var deviceToken: String
+        package var priority: Int?
+        package var expiration: Int?
         /// The event the payload is meant to be (`--event`): a different `aps.event` is a finding.
-        public var expectedEvent: String?
+        package var expectedEvent: String?
         /// The activity's type for an update or end (`--attributes-type`), as the start would have set it; for a
         /// start, the type `aps.attributes-type` must name.
-        public var attributesType: String?
-        public var now: Timestamp
+        package var attributesType: String?
+        package var now: Timestamp
 
-        public init(payload: [UInt8], pushType: PushType?, topic: String, deviceToken: String, now: Timestamp) {
+        package init(payload: [UInt8], pushType: PushType?, topic: String, deviceToken: String, now: Timestamp) {
             self.payload = payload
             self.pushType = pushType
             self.topic = topic
@@ -32,36 +32,36 @@ public enum PayloadLinter {
         }
     }
 
-    public struct Result: Sendable {
-        public var status: Int
-        public var reason: String?
-        public var explanation: String?
-        public var ruleID: String?
-        public var warnings: [PushWarning]
+    package struct Result: Sendable {
+        package var status: Int
+        package var reason: String?
+        package var explanation: String?
+        package var ruleID: String?
+        package var warnings: [PushWarning]
         /// What the simulated device did (Live Activity pushes APNs accepts).
-        public var deviceOutcome: String?
-        public var deviceExplanation: String?
-        public var deviceDropped: Bool
+        package var deviceOutcome: String?
+        package var deviceExplanation: String?
+        package var deviceDropped: Bool
         /// Mismatches with `--event` / `--attributes-type`.
-        public var problems: [String]
+        package var problems: [String]
         /// Schema types the device knew.
-        public var schemaTypes: [String]
+        package var schemaTypes: [String]
         /// What could not be read in the activity sources.
-        public var schemaProblems: [String]
+        package var schemaProblems: [String]
 
-        public var isAccepted: Bool { status == 200 }
+        package var isAccepted: Bool { status == 200 }
         /// How to fix a rejection, from the rule that decided (`HowToFix`); nil when APNs would accept.
-        public var fix: String? { isAccepted ? nil : HowToFix.text(ruleID: ruleID, reason: reason) }
+        package var fix: String? { isAccepted ? nil : HowToFix.text(ruleID: ruleID, reason: reason) }
         /// Lint fails when APNs would reject the push, the device would not apply it, or a stated expectation fails.
-        public var passes: Bool { isAccepted && !deviceDropped && problems.isEmpty }
+        package var passes: Bool { isAccepted && !deviceDropped && problems.isEmpty }
     }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Judges one push. `liveActivities` supplies the schemas (`--activity-source`, `--activity-schema`).
-    public static func lint(_ input: Input, liveActivities: MockConfiguration.LiveActivitySettings) throws -> Result {
+    package static func lint(_ input: Input, liveActivities: MockConfiguration.LiveActivitySettings) throws -> Result {
         let loaded: (schemas: [ActivitySchema], problems: [String])
         do { loaded = try MockServer.activitySchemas(liveActivities) } catch { throw Failure(description: "\(error)") }
         var schemas = loaded.schemas

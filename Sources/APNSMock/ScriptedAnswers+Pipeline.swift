@@ -3,7 +3,7 @@ import APNSPipeline
 
 extension ScriptedAnswers: ScriptedOutcomeSource {
     /// The fault that fires for this request (its scope counters advance), applied to the rules' verdict.
-    public func scriptedOutcome(
+    package func scriptedOutcome(
         for request: HTTPRequest, verdict: Verdict, requestsOnConnection: Int, now: Timestamp
     ) -> ScriptedOutcome? {
         guard !engine.isEmpty else { return nil }
@@ -15,7 +15,7 @@ extension ScriptedAnswers: ScriptedOutcomeSource {
 
 extension ScriptedAnswer {
     /// This script's answer as the pipeline's reply.
-    public var reply: ScriptedReply {
+    package var reply: ScriptedReply {
         ScriptedReply(status: status, reason: reason, timestamp: timestamp, goAway: goAway == true)
     }
 }

@@ -2,15 +2,15 @@ import Foundation
 
 /// Blocks SIGINT and SIGTERM in every thread started afterwards, so that `wait()` on the main thread is the one
 /// place that receives them (graceful shutdown).
-public enum SignalWaiter {
+package enum SignalWaiter {
     /// Call before starting any thread.
-    public static func blockShutdownSignals() {
+    package static func blockShutdownSignals() {
         var set = shutdownSignals()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Waits for SIGINT or SIGTERM and returns its number.
-    public static func wait() -> Int32 {
+    package static func wait() -> Int32 {
         var set = shutdownSignals()
         var received: Int32 = 0
         sigwait(&set, &received)

@@ -3,23 +3,23 @@ import Foundation
 /// The one machine-readable line `serve` prints on standard output once every port is bound, e.g.
 /// `{"event":"listening","host":"127.0.0.1","tls_port":2197,"h2c_port":null,"admin_port":2198,...}`.
 /// Tests and the conformance runner start the server with port 0 and read the chosen ports from it.
-public struct StartupAnnouncement: Codable, Sendable, Equatable {
-    public var event = "listening"
-    public var host: String
-    public var tlsPort: Int?
-    public var h2cPort: Int?
-    public var productionPort: Int?
-    public var adminPort: Int?
-    public var adminHost: String?
-    public var environment: String
-    public var pid: Int32
-    public var threads: Int
-    public var dataDir: String?
+package struct StartupAnnouncement: Codable, Sendable, Equatable {
+    package var event = "listening"
+    package var host: String
+    package var tlsPort: Int?
+    package var h2cPort: Int?
+    package var productionPort: Int?
+    package var adminPort: Int?
+    package var adminHost: String?
+    package var environment: String
+    package var pid: Int32
+    package var threads: Int
+    package var dataDir: String?
     /// Channel-management listeners (broadcast push); written only when configured.
-    public var managePort: Int?
-    public var productionManagePort: Int?
+    package var managePort: Int?
+    package var productionManagePort: Int?
     /// Why the delivery store is degraded at start-up (`store_status` is then `degraded`); written only then.
-    public var storeProblem: String?
+    package var storeProblem: String?
 
     enum CodingKeys: String, CodingKey {
         case event, host, environment, pid, threads
@@ -29,7 +29,7 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
         case storeStatus = "store_status", storeProblem = "store_problem"
     }
 
-    public init(
+    package init(
         host: String, tlsPort: Int?, h2cPort: Int?, productionPort: Int?, adminPort: Int?, adminHost: String?,
         environment: String, pid: Int32, threads: Int, dataDir: String?, managePort: Int? = nil,
         productionManagePort: Int? = nil, storeProblem: String? = nil
@@ -49,7 +49,7 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
         self.storeProblem = storeProblem
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             host: try container.decode(String.self, forKey: .host),
@@ -67,7 +67,7 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
     }
 
     /// Every key is written, absent ports as `null`, so readers can rely on every key being present.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(event, forKey: .event)
         try container.encode(host, forKey: .host)
@@ -90,7 +90,7 @@ public struct StartupAnnouncement: Codable, Sendable, Equatable {
     }
 
     /// The line: keys sorted, slashes unescaped.
-    public func line() -> String {
+    package func line() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)

@@ -1,21 +1,21 @@
 import APNSCore
 
 /// What the pipeline remembers about one client connection: the stream limit it last announced.
-public struct PushConnectionState: Sendable, Hashable {
+package struct PushConnectionState: Sendable, Hashable {
     /// APNs allows one stream until the first valid provider token, then many (A-SEND, A-CONN: "APNs allows only
     /// one stream until you post a request with a valid authentication token"; 1000 observed).
-    public static let streamsBeforeAuthentication: UInt32 = 1
-    public static let streamsAfterAuthentication: UInt32 = 1000
+    package static let streamsBeforeAuthentication: UInt32 = 1
+    package static let streamsAfterAuthentication: UInt32 = 1000
 
     /// SETTINGS_MAX_CONCURRENT_STREAMS as last told to the client.
-    public private(set) var announcedMaxConcurrentStreams: UInt32
+    package private(set) var announcedMaxConcurrentStreams: UInt32
     /// Requests seen on this connection (fault specs' `every`, `goaway.afterStreams`).
-    public private(set) var requestsOnConnection = 0
+    package private(set) var requestsOnConnection = 0
     /// A fault announced its own stream limit; authenticating no longer changes it.
-    public private(set) var streamLimitFromFault = false
+    package private(set) var streamLimitFromFault = false
 
     /// A new connection: one stream when it must authenticate with a token, else the full limit at once.
-    public init(requiresTokenAuthentication: Bool) {
+    package init(requiresTokenAuthentication: Bool) {
         announcedMaxConcurrentStreams = requiresTokenAuthentication
             ? Self.streamsBeforeAuthentication : Self.streamsAfterAuthentication
     }

@@ -16,23 +16,23 @@ import Foundation
 /// 7. the response (A-RESP) and the record draft.
 ///
 /// Time and ids are inputs, so a test can replay any push.
-public struct PushPipeline: Sendable {
-    public let validator: PushValidator
+package struct PushPipeline: Sendable {
+    package let validator: PushValidator
     /// The simulated Live Activity device; nil leaves Live Activity pushes to the rules alone.
-    public let device: LiveActivityDevice?
+    package let device: LiveActivityDevice?
     /// Answer device-level drops with HTTP 400 and a mock-specific reason (NOT APNs behaviour).
-    public let strictDevice: Bool
+    package let strictDevice: Bool
     /// A new `apns-id` for requests without one (APNs: an upper-case UUID).
-    public let newApnsID: @Sendable () -> String
+    package let newApnsID: @Sendable () -> String
     /// A new `apns-unique-id` (development environment only).
-    public let newUniqueID: @Sendable () -> String
+    package let newUniqueID: @Sendable () -> String
     /// Whether the ids are the default random UUIDs (no generator given): then `decide` makes them with their bits
     /// (`RandomUUID.makeWithBits`), which the record keeps, so the store does not read the texts back.
     private let makesRandomIDs: (apnsID: Bool, uniqueID: Bool)
 
     /// `newApnsID`, `newUniqueID`: nil for random UUIDs (`ApnsID.resolve(requestValue: nil)`,
     /// `ApnsID.newUniqueID`).
-    public init(
+    package init(
         validator: PushValidator, device: LiveActivityDevice? = nil, strictDevice: Bool = false,
         newApnsID: (@Sendable () -> String)? = nil, newUniqueID: (@Sendable () -> String)? = nil
     ) {
@@ -45,7 +45,7 @@ public struct PushPipeline: Sendable {
     }
 
     /// Runs every stage for `request` on a connection in `connection` state, at `now`.
-    public func decide(
+    package func decide(
         _ request: HTTPRequest, connection: inout PushConnectionState,
         authenticator: (any ConnectionAuthenticator)?, scripts: some ScriptedOutcomeSource, now: Timestamp
     ) -> PushDecision {

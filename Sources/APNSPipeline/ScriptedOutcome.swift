@@ -3,16 +3,16 @@ import Foundation
 
 /// A scripted answer in its simplest form: a status and reason in place of the rules' answer, optionally followed
 /// by GOAWAY. `Verdict.replaced(by:now:)` turns it into the verdict APNs would send.
-public struct ScriptedReply: Sendable, Hashable {
-    public var status: Int
+package struct ScriptedReply: Sendable, Hashable {
+    package var status: Int
     /// The `reason` to send; nil sends `""` on an error status.
-    public var reason: String?
+    package var reason: String?
     /// Integer milliseconds for a 410; nil uses the pipeline's clock (A-RESP: a 410 always has one).
-    public var timestamp: Int64?
+    package var timestamp: Int64?
     /// Send HTTP/2 GOAWAY after the answer, with `{"reason": …}` as debug data as APNs does (A-SEND).
-    public var goAway: Bool
+    package var goAway: Bool
 
-    public init(status: Int, reason: String?, timestamp: Int64? = nil, goAway: Bool = false) {
+    package init(status: Int, reason: String?, timestamp: Int64? = nil, goAway: Bool = false) {
         self.status = status
         self.reason = reason
         self.timestamp = timestamp
@@ -22,20 +22,20 @@ public struct ScriptedReply: Sendable, Hashable {
 
 /// What fault injection does to one request, as the pipeline applies it: the verdict to answer and record, the
 /// connection actions that go with it, whether anything is sent at all, and the mark of the delivery record.
-public struct ScriptedOutcome: Sendable {
+package struct ScriptedOutcome: Sendable {
     /// The verdict answered and recorded (the rules' own verdict when the fault does not replace the answer).
-    public var verdict: Verdict
-    public var actions: [ConnectionAction]
+    package var verdict: Verdict
+    package var actions: [ConnectionAction]
     /// False when nothing at all is sent for the request (black hole).
-    public var sendsAnything: Bool
+    package var sendsAnything: Bool
     /// True when the fault's answer replaces the rules' answer: the simulated device and strict mode are skipped.
-    public var replacesAnswer: Bool
+    package var replacesAnswer: Bool
     /// What the delivery record says about the fault.
-    public var mark: InjectedFault
+    package var mark: InjectedFault
     /// A SETTINGS_MAX_CONCURRENT_STREAMS the fault announced; the connection keeps it.
-    public var announcedMaxConcurrentStreams: UInt32?
+    package var announcedMaxConcurrentStreams: UInt32?
 
-    public init(
+    package init(
         verdict: Verdict, actions: [ConnectionAction], sendsAnything: Bool, replacesAnswer: Bool, mark: InjectedFault,
         announcedMaxConcurrentStreams: UInt32?
     ) {
@@ -48,7 +48,7 @@ public struct ScriptedOutcome: Sendable {
     }
 
     /// `reply` in place of `rules`, with its GOAWAY, marked as the answer of fault `index`.
-    public static func answering(_ reply: ScriptedReply, to rules: Verdict, index: Int = 0, now: Timestamp) -> ScriptedOutcome {
+    package static func answering(_ reply: ScriptedReply, to rules: Verdict, index: Int = 0, now: Timestamp) -> ScriptedOutcome {
         let rulesAnswer = rules.answerSummary
         let actions: [ConnectionAction] = reply.goAway
             ? [.goAway(errorCode: 0, debugData: PushPipeline.goAwayDebugData(reason: reply.reason))] : []
@@ -61,7 +61,7 @@ public struct ScriptedOutcome: Sendable {
 }
 
 /// Where the pipeline asks "does a fault apply to this request, and what does it do?" (consuming one use of it).
-public protocol ScriptedOutcomeSource {
+package protocol ScriptedOutcomeSource {
     /// The outcome for this request given the rules' verdict and how many requests its connection has carried
     /// (1 for the first); nil when no fault applies.
     func scriptedOutcome(
@@ -70,9 +70,9 @@ public protocol ScriptedOutcomeSource {
 }
 
 /// No faults at all.
-public struct NoScriptedOutcomes: ScriptedOutcomeSource {
-    public init() {}
-    public func scriptedOutcome(
+package struct NoScriptedOutcomes: ScriptedOutcomeSource {
+    package init() {}
+    package func scriptedOutcome(
         for request: HTTPRequest, verdict: Verdict, requestsOnConnection: Int, now: Timestamp
     ) -> ScriptedOutcome? { nil }
 }

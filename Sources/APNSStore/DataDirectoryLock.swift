@@ -8,11 +8,11 @@ import Glibc
 /// directory would both write the same database and the second would lose its records (`UNIQUE constraint
 /// failed`), so the second refuses to start. The kernel drops the lock when the process exits, even on `kill -9`,
 /// so a crash never leaves a stale lock; the file keeps the holder's pid for the error message.
-public final class DataDirectoryLock: Sendable {
-    public let path: String
+package final class DataDirectoryLock: Sendable {
+    package let path: String
     private let descriptor: Int32
 
-    public init(directory: String) throws(DataDirectoryLockError) {
+    package init(directory: String) throws(DataDirectoryLockError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -44,11 +44,11 @@ public final class DataDirectoryLock: Sendable {
     }
 }
 
-public enum DataDirectoryLockError: Error, CustomStringConvertible, LocalizedError {
+package enum DataDirectoryLockError: Error, CustomStringConvertible, LocalizedError {
     case inUse(directory: String, holderPID: Int32?)
     case cannotOpen(path: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .inUse(let directory, let pid):
             let holder = pid.map { " (pid \($0))" } ?? ""
@@ -59,5 +59,5 @@ public enum DataDirectoryLockError: Error, CustomStringConvertible, LocalizedErr
         }
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

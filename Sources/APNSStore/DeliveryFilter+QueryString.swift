@@ -6,7 +6,7 @@ import Foundation
 /// `accepted`, `since`, `until`, `q`, `device`.
 extension DeliveryFilter {
     /// Parses the filter parameters; throws a message naming the bad parameter.
-    public init(queryItems: [String: String]) throws(AdminParameterError) {
+    package init(queryItems: [String: String]) throws(AdminParameterError) {
         self.init()
         token = queryItems["token"].nonEmpty
         topic = queryItems["topic"].nonEmpty
@@ -39,7 +39,7 @@ extension DeliveryFilter {
     }
 
     /// The parameters that reproduce this filter.
-    public var queryItems: [(String, String)] {
+    package var queryItems: [(String, String)] {
         var items: [(String, String)] = []
         if let token { items.append(("token", token)) }
         if let topic { items.append(("topic", topic)) }
@@ -55,7 +55,7 @@ extension DeliveryFilter {
     }
 
     /// Milliseconds since the epoch, or ISO 8601 (`2026-01-01T10:00:00Z`, fractional seconds allowed).
-    public static func parseTime(_ value: String, name: String) throws(AdminParameterError) -> Timestamp {
+    package static func parseTime(_ value: String, name: String) throws(AdminParameterError) -> Timestamp {
         if let millis = Int64(value) {
             // Saturate: the value comes from the query string.
             let (nanoseconds, overflow) = millis.multipliedReportingOverflow(by: 1_000_000)
@@ -69,14 +69,14 @@ extension DeliveryFilter {
 }
 
 /// A query parameter the admin API cannot use; answered with 400 and this message.
-public struct AdminParameterError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
-    public init(_ message: String) { description = message }
+package struct AdminParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
+    package init(_ message: String) { description = message }
 }
 
 /// Percent-encoding and decoding of query strings (`application/x-www-form-urlencoded` rules: `+` is a space).
-public enum QueryString {
-    public static func parse(_ query: Substring) -> [String: String] {
+package enum QueryString {
+    package static func parse(_ query: Substring) -> [String: String] {
         var items: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -86,12 +86,12 @@ public enum QueryString {
         return items
     }
 
-    public static func decode(_ text: Substring) -> String {
+    package static func decode(_ text: Substring) -> String {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }
 
-    public static func encode(_ items: [(String, String)]) -> String {
+    package static func encode(_ items: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return items.map { name, value in
@@ -103,7 +103,7 @@ public enum QueryString {
 
 extension Optional where Wrapped == String {
     /// nil for a missing or empty parameter.
-    public var nonEmpty: String? {
+    package var nonEmpty: String? {
         guard let self, !self.isEmpty else { return nil }
         return self
     }

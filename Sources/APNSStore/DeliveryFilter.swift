@@ -3,30 +3,30 @@ import APNSCore
 /// Which deliveries a list, export or long poll is about. Every field is optional; set fields must all match.
 /// The in-memory store evaluates `matches`; the SQLite store translates the same fields to SQL, and the shared
 /// filter tests run against both.
-public struct DeliveryFilter: Sendable, Hashable {
+package struct DeliveryFilter: Sendable, Hashable {
     /// Device token from the path (exact).
-    public var token: String?
+    package var token: String?
     /// `apns-topic` (exact).
-    public var topic: String?
+    package var topic: String?
     /// `apns-push-type` (exact).
-    public var pushType: String?
+    package var pushType: String?
     /// HTTP status answered.
-    public var status: Int?
+    package var status: Int?
     /// Wire reason string (exact, case-sensitive like Apple's spellings).
-    public var reason: String?
+    package var reason: String?
     /// true: only status 200; false: only rejections.
-    public var accepted: Bool?
+    package var accepted: Bool?
     /// Received at or after this time.
-    public var since: Timestamp?
+    package var since: Timestamp?
     /// Received strictly before this time.
-    public var until: Timestamp?
+    package var until: Timestamp?
     /// Case-insensitive substring of the record's search text (ids, token, topic, reason, explanation, warnings,
     /// header values, payload).
-    public var text: String?
+    package var text: String?
     /// What the simulated device did with a Live Activity push (any status; pushes without an outcome never match).
-    public var device: DeviceHandling?
+    package var device: DeviceHandling?
 
-    public init(
+    package init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, status: Int? = nil,
         reason: String? = nil, accepted: Bool? = nil, since: Timestamp? = nil, until: Timestamp? = nil,
         text: String? = nil, device: DeviceHandling? = nil
@@ -43,9 +43,9 @@ public struct DeliveryFilter: Sendable, Hashable {
         self.device = device
     }
 
-    public static let all = DeliveryFilter()
+    package static let all = DeliveryFilter()
 
-    public func matches(_ record: DeliveryRecord) -> Bool {
+    package func matches(_ record: DeliveryRecord) -> Bool {
         if let token, record.deviceToken != token { return false }
         if let topic, record.topic != topic { return false }
         if let pushType, record.pushType != pushType { return false }
@@ -61,21 +61,21 @@ public struct DeliveryFilter: Sendable, Hashable {
 }
 
 /// A page of deliveries: a filter, a window of ids and an order.
-public struct DeliveryQuery: Sendable, Hashable {
-    public enum Order: String, Sendable, Hashable {
+package struct DeliveryQuery: Sendable, Hashable {
+    package enum Order: String, Sendable, Hashable {
         case newestFirst = "desc"
         case oldestFirst = "asc"
     }
 
-    public var filter: DeliveryFilter
+    package var filter: DeliveryFilter
     /// Only ids greater than this.
-    public var afterID: Int64?
+    package var afterID: Int64?
     /// Only ids smaller than this (paging backwards through a newest-first list).
-    public var beforeID: Int64?
-    public var limit: Int
-    public var order: Order
+    package var beforeID: Int64?
+    package var limit: Int
+    package var order: Order
 
-    public init(
+    package init(
         filter: DeliveryFilter = .all, afterID: Int64? = nil, beforeID: Int64? = nil, limit: Int = 100,
         order: Order = .newestFirst
     ) {

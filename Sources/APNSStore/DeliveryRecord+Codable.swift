@@ -5,7 +5,7 @@ import Foundation
 /// `Codable` reads and writes the one JSON form of `DeliveryRecord.fields` (so `AdminClient` and tests can use
 /// `JSONDecoder`/`JSONEncoder`); the store and the admin API use `jsonBytes` and `init(jsonBytes:)` directly.
 extension DeliveryRecord {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let value = try JSONValue(from: decoder)
         do {
             try self.init(json: value)
@@ -14,13 +14,13 @@ extension DeliveryRecord {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try JSONParser.parse(jsonBytes).encode(to: encoder)
     }
 
     /// `2026-01-01T00:00:00.123Z` (UTC, milliseconds, truncated like `millisecondsSinceEpoch`). Computed by hand
     /// (`CivilDate`) because date formatters cost more than the rest of a record's encoding.
-    public static func iso8601(_ time: Timestamp) -> String {
+    package static func iso8601(_ time: Timestamp) -> String {
         String(unsafeUninitializedCapacity: 24) { bytes in writeISO8601(time, into: bytes) }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Durability contract: a delivery answered 200 is durable before its response is sent. `append`
 /// returns at once; the store commits records in groups and calls each completion after the group's COMMIT.
-public protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadError == DeliveryStoreError {
+package protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadError == DeliveryStoreError {
     /// Queues `record` (its `id` is ignored), assigns and returns its id. `completion` runs on the store's writer
     /// thread once the record is durable (`.success(id)`) or could not be written (`.failure`). Keep it short:
     /// hand the response to the transport and return.
@@ -53,19 +53,19 @@ public protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadErr
 }
 
 /// The longest a single `waitForNext` may block (long polls re-issue after this).
-public let maxWait: Duration = .seconds(60)
+package let maxWait: Duration = .seconds(60)
 
 extension DeliveryStore {
-    public func newestID() -> Int64 { latestID }
+    package func newestID() -> Int64 { latestID }
 
-    public var problems: StoreProblems { StoreProblems() }
+    package var problems: StoreProblems { StoreProblems() }
 
-    public func check() throws(DeliveryStoreError) -> StoreCheckReport {
+    package func check() throws(DeliveryStoreError) -> StoreCheckReport {
         StoreCheckReport(problems: [], rows: try count(), undecodable: [], undecodableCount: 0, seconds: 0)
     }
 
     @discardableResult
-    public func append(
+    package func append(
         _ push: consuming DevicePushRecord,
         completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
@@ -76,7 +76,7 @@ extension DeliveryStore {
     /// never runs and the error goes to standard error; callers that must answer in that case use
     /// `append(_:completion:)` and send 500.
     @discardableResult
-    public func append(_ record: DeliveryRecord, onDurable: @escaping @Sendable () -> Void) -> Int64 {
+    package func append(_ record: DeliveryRecord, onDurable: @escaping @Sendable () -> Void) -> Int64 {
         append(record) { result in
             switch result {
             case .success: onDurable()
@@ -88,7 +88,7 @@ extension DeliveryStore {
 }
 
 /// What can go wrong in a store. SQLite errors carry SQLite's own message.
-public enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(code: Int32, message: String)
     case corruptRecord(id: Int64, detail: String)
     /// The store file failed its check when it opened (`SQLiteStoreCheck`) or SQLite found it malformed:
@@ -96,7 +96,7 @@ public enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConverti
     case damaged(path: String, detail: String)
     case closed
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let code, let message): return "SQLite error \(code): \(message)"
         case .corruptRecord(let id, let detail): return "delivery \(id) could not be decoded: \(detail)"
@@ -107,7 +107,7 @@ public enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConverti
 
     /// SQLite's codes for a damaged file: SQLITE_CORRUPT (11, "database disk image is malformed") and
     /// SQLITE_NOTADB (26, "file is not a database").
-    public var isDamage: Bool {
+    package var isDamage: Bool {
         switch self {
         case .sqlite(let code, _): code == 11 || code == 26
         case .damaged: true
@@ -118,13 +118,13 @@ public enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConverti
 
 /// How much the store keeps. Enforced by the writer after each group commit, so disk and memory stay flat under
 /// sustained load.
-public struct RetentionPolicy: Sendable, Hashable {
+package struct RetentionPolicy: Sendable, Hashable {
     /// Keep at most this many records (the newest).
-    public var maxCount: Int
+    package var maxCount: Int
     /// Drop records received longer ago than this (nil: no age limit).
-    public var maxAge: Duration?
+    package var maxAge: Duration?
 
-    public init(maxCount: Int = 100_000, maxAge: Duration? = .seconds(24 * 3600)) {
+    package init(maxCount: Int = 100_000, maxAge: Duration? = .seconds(24 * 3600)) {
         self.maxCount = maxCount
         self.maxAge = maxAge
     }

@@ -6,53 +6,53 @@ import Foundation
 /// building the `DeliveryRecord` and its array of recorded headers first; `record` is the same record as a value
 /// (for the SQLite store, and for a record the in-memory store keeps whole). Both read the fields through
 /// `PackableDelivery`, so the two forms cannot disagree.
-public struct DevicePushRecord {
+package struct DevicePushRecord {
     /// The request as received; the record keeps its receive time, connection, method, path, headers (pseudo-headers
     /// first, `authorization` reduced) and body.
-    public var request: HTTPRequest
+    package var request: HTTPRequest
     /// What the pipeline answered.
-    public var answer: DevicePushAnswer
+    package var answer: DevicePushAnswer
 
-    public init(request: HTTPRequest, answer: DevicePushAnswer) {
+    package init(request: HTTPRequest, answer: DevicePushAnswer) {
         self.request = request
         self.answer = answer
     }
 
     /// The delivery record of the push.
-    public var record: DeliveryRecord { wholeRecord(id: 0) }
+    package var record: DeliveryRecord { wholeRecord(id: 0) }
 }
 
 /// What the pipeline answered a device push, as its record keeps it (apart from the request's own facts). A value
 /// of its own, beside the request: one initialiser storing the request and all of these copied the whole value once
 /// more and destroyed it.
-public struct DevicePushAnswer {
-    public var environment: APNsEnvironment?
-    public var deviceToken: String?
-    public var providerToken: ProviderTokenSummary?
-    public var status: Int
-    public var reason: String?
-    public var apnsID: String
-    public var apnsUniqueID: String?
-    public var warnings: [PushWarning]
-    public var explanation: String?
-    public var ruleID: String?
-    public var strict: Bool
-    public var pushType: String?
-    public var topic: String?
-    public var liveActivity: LiveActivityOutcome?
-    public var latencyMicroseconds: Int64
-    public var injected: InjectedFault?
+package struct DevicePushAnswer {
+    package var environment: APNsEnvironment?
+    package var deviceToken: String?
+    package var providerToken: ProviderTokenSummary?
+    package var status: Int
+    package var reason: String?
+    package var apnsID: String
+    package var apnsUniqueID: String?
+    package var warnings: [PushWarning]
+    package var explanation: String?
+    package var ruleID: String?
+    package var strict: Bool
+    package var pushType: String?
+    package var topic: String?
+    package var liveActivity: LiveActivityOutcome?
+    package var latencyMicroseconds: Int64
+    package var injected: InjectedFault?
     /// The connection's memo of its last redacted `authorization` value (nil: redact afresh).
-    public var redactions: AuthorizationRedactionMemo?
+    package var redactions: AuthorizationRedactionMemo?
     /// The bits of `apnsID` and `apnsUniqueID` when the pipeline generated them (nil: read from the text).
-    public var apnsIDBits: CanonicalUUID.Bits?
-    public var apnsUniqueIDBits: CanonicalUUID.Bits?
+    package var apnsIDBits: CanonicalUUID.Bits?
+    package var apnsUniqueIDBits: CanonicalUUID.Bits?
 }
 
 extension DevicePushAnswer {
     /// The answer (an initialiser of its own, storing each field into `self`, copied the whole value once more and
     /// destroyed it; the memberwise one builds it in place).
-    public static func of(
+    package static func of(
         environment: APNsEnvironment?, deviceToken: String?, providerToken: ProviderTokenSummary?, status: Int,
         reason: String?, apnsID: String, apnsUniqueID: String?, warnings: [PushWarning], explanation: String?,
         ruleID: String?, strict: Bool, pushType: String?, topic: String?, liveActivity: LiveActivityOutcome?,
@@ -86,7 +86,7 @@ extension DevicePushRecord {
 /// The headers a delivery record keeps of a request: pseudo-headers first, then every header in arrival order; the
 /// `authorization` value is never stored whole: it is reduced to its scheme and a fingerprint (the decoded JWT is
 /// kept in `providerToken`).
-public enum RecordedHeaders {
+package enum RecordedHeaders {
     /// How many headers `forEach` hands out.
     static func count(_ request: HTTPRequest) -> Int {
         2 + (request.scheme == nil ? 0 : 1) + (request.authority == nil ? 0 : 1) + request.headers.count
@@ -121,7 +121,7 @@ public enum RecordedHeaders {
     }
 
     /// The recorded headers as an array.
-    public static func of(_ request: HTTPRequest, redactions: AuthorizationRedactionMemo? = nil) -> [HeaderField] {
+    package static func of(_ request: HTTPRequest, redactions: AuthorizationRedactionMemo? = nil) -> [HeaderField] {
         // One allocation of the final size: growing from the two pseudo-headers reallocated three or four times.
         var headers: [HeaderField] = []
         headers.reserveCapacity(count(request))
@@ -130,7 +130,7 @@ public enum RecordedHeaders {
     }
 
     /// `authorization` as the record keeps it: `<scheme> <redacted fingerprint:…>`.
-    public static func redactedAuthorization(_ value: String) -> String {
+    package static func redactedAuthorization(_ value: String) -> String {
         // The usual "bearer <token>": one scan, one string built; anything else takes the general path below.
         if let space = value.utf8.firstIndex(of: UInt8(ascii: " ")), space != value.utf8.startIndex {
             let tokenStart = value.utf8.index(after: space)
@@ -155,13 +155,13 @@ public enum RecordedHeaders {
 /// One connection's last `authorization` value and its redaction: a sender repeats one provider token for many
 /// pushes (A-TOKEN), so most records reuse the string instead of hashing the token and building it again.
 /// Not thread-safe: used on its connection's thread only.
-public final class AuthorizationRedactionMemo {
+package final class AuthorizationRedactionMemo {
     private var value: String?
     private var redacted = ""
 
-    public init() {}
+    package init() {}
 
-    public func redaction(of value: String) -> String {
+    package func redaction(of value: String) -> String {
         if value == self.value { return redacted }
         redacted = RecordedHeaders.redactedAuthorization(value)
         self.value = value

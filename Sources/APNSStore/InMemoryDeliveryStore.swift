@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Records are packed (`PackedDeliveryRecord`) by the appending thread's packer outside the store's lock; under
 /// the lock the packed bytes are copied to the end of the arena (`PackedRecordArena`) and the slot appended.
-public final class InMemoryDeliveryStore: DeliveryStore {
+package final class InMemoryDeliveryStore: DeliveryStore {
     /// One record as kept: id and receive time for paging and retention, and where its packed bytes are, or
     /// `whole` when it is kept as a value in `State.wholes` (a pool of whole values was full, or the pools were
     /// reset while it was packed). Plain values: appending, dropping and compacting slots retains nothing.
@@ -74,7 +74,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     private let retention: RetentionPolicy
     private let clock: any WallClock
 
-    public convenience init(retention: RetentionPolicy = RetentionPolicy(), clock: any WallClock = SystemClock()) {
+    package convenience init(retention: RetentionPolicy = RetentionPolicy(), clock: any WallClock = SystemClock()) {
         self.init(retention: retention, clock: clock, pools: DeliveryInternPools())
     }
 
@@ -93,7 +93,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     var wholeRecordCount: Int { state.withLock { $0.wholes.count } }
 
     @discardableResult
-    public func append(
+    package func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
         guard let id = appendNow(record) else {
@@ -107,13 +107,13 @@ public final class InMemoryDeliveryStore: DeliveryStore {
     /// `append` without a completion: the record is kept (and long polls woken) before it returns, so a caller on
     /// the pushing thread learns the outcome at once instead of handing over a closure for every push. Returns the
     /// record's id, or nil when the store is closed.
-    public func appendNow(_ record: DeliveryRecord) -> Int64? {
+    package func appendNow(_ record: DeliveryRecord) -> Int64? {
         appendPacked(record)
     }
 
     /// `appendNow` for a device push, packed straight from its request and answer (the same bytes as its
     /// `record`'s, without building that value first). Consumed: the caller's value is moved in, not copied.
-    public func appendNow(_ push: consuming DevicePushRecord) -> Int64? {
+    package func appendNow(_ push: consuming DevicePushRecord) -> Int64? {
         appendPacked(push)
     }
 
@@ -179,7 +179,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
 
     /// Records are decoded and matched outside the lock, on a copy of the live slots, the arena's chunks and the
     /// pools (all shared, not copied, unless a push arrives meanwhile), so a long scan never holds up the pushes.
-    public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
+    package func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
         var result: [DeliveryRecord] = []
         let limit = max(0, query.limit)
         guard limit > 0 else { return result }
@@ -215,7 +215,7 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         return low
     }
 
-    public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
+    package func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
         let found: (Entry, Snapshot)? = state.withLock { state in
             let live = state.live
             let index = firstIndex(in: live, after: id - 1)
@@ -226,17 +226,17 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         return snapshot.record(entry)
     }
 
-    public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
+    package func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         let (entries, snapshot) = state.withLock { ($0.live, self.snapshot($0)) }
         return entries.last { snapshot.hasAPNsID($0, apnsID) }.flatMap(snapshot.record)
     }
 
-    public func count() throws(DeliveryStoreError) -> Int {
+    package func count() throws(DeliveryStoreError) -> Int {
         state.withLock { $0.records.count }
     }
 
     @discardableResult
-    public func reset() throws(DeliveryStoreError) -> Int {
+    package func reset() throws(DeliveryStoreError) -> Int {
         state.withLock { state in
             let removed = state.records.count
             state.records = FrontDroppingArray()
@@ -248,9 +248,9 @@ public final class InMemoryDeliveryStore: DeliveryStore {
         }
     }
 
-    public func flush() {}
+    package func flush() {}
 
-    public func close() {
+    package func close() {
         state.withLock { $0.closed = true }
         signal.close()
     }

@@ -14,11 +14,11 @@ import Synchronization
 /// checkpoints, which run on a thread of their own (`SQLiteCheckpointer`); the writer's own WAL restart skips its
 /// fsync. Surviving power loss or a kernel crash needs `.powerLoss` (`synchronous=FULL`: fsync at each COMMIT and
 /// at the restart), which costs one fsync per group.
-public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
+package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// The file name inside `--data-dir`.
-    public static let fileName = "deliveries.sqlite"
+    package static let fileName = "deliveries.sqlite"
 
-    public enum Durability: Sendable {
+    package enum Durability: Sendable {
         /// `synchronous=NORMAL`: survives the process crashing.
         case processCrash
         /// `synchronous=FULL`: survives the machine losing power.
@@ -43,10 +43,10 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// trips over it; `close()` stops and joins it.
     private let rowCheck = Locked<JoinableThread?>(nil)
     /// The file.
-    public let path: String
+    package let path: String
 
     /// Opens (creating if needed) the store at `path`; `directory/fileName` is the usual path.
-    public convenience init(
+    package convenience init(
         path: String, retention: RetentionPolicy = RetentionPolicy(), durability: Durability = .processCrash,
         clock: any WallClock = SystemClock()
     ) throws(DeliveryStoreError) {
@@ -138,7 +138,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     /// Opens `directory/deliveries.sqlite`, creating the directory if needed.
-    public convenience init(
+    package convenience init(
         directory: String, retention: RetentionPolicy = RetentionPolicy(), durability: Durability = .processCrash,
         clock: any WallClock = SystemClock()
     ) throws(DeliveryStoreError) {
@@ -155,7 +155,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     deinit { close() }
 
     @discardableResult
-    public func append(
+    package func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
         appendEncoded(record, completion: completion)
@@ -164,7 +164,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// `append` for a device push: its row encoded straight from its request and answer (the same bytes as its
     /// `record`'s, without building that value and its headers array first).
     @discardableResult
-    public func append(
+    package func append(
         _ push: consuming DevicePushRecord,
         completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
@@ -188,29 +188,29 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         return id
     }
 
-    public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
+    package func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
         try deliveryPage(query).records
     }
 
-    public func deliveryPage(_ query: DeliveryQuery) throws(DeliveryStoreError) -> DeliveryPage {
+    package func deliveryPage(_ query: DeliveryQuery) throws(DeliveryStoreError) -> DeliveryPage {
         let page = try withReader { reader throws(DeliveryStoreError) in try reader.deliveryPage(query) }
         if !page.undecodable.isEmpty { knownProblems.withLock { $0.add(undecodable: page.undecodable) } }
         return page
     }
 
-    public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
+    package func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
         try withReader { reader throws(DeliveryStoreError) in try reader.delivery(id: id) }
     }
 
-    public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
+    package func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         try withReader { reader throws(DeliveryStoreError) in try reader.delivery(apnsID: apnsID) }
     }
 
-    public var problems: StoreProblems { knownProblems.withLock { $0 } }
+    package var problems: StoreProblems { knownProblems.withLock { $0 } }
 
     /// Checks the file (`SQLiteStoreCheck.quickCheck`) and decodes every visible row, a page at a time (reads
     /// and pushes go on between pages); what it finds replaces what reads had found.
-    public func check() throws(DeliveryStoreError) -> StoreCheckReport {
+    package func check() throws(DeliveryStoreError) -> StoreCheckReport {
         let clock = ContinuousClock()
         let start = clock.now
         let problems: [String]
@@ -236,12 +236,12 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// Rows in the in-memory lookup index (tests: it must match the rows the file holds).
     var indexedRowCount: Int { lookups.count }
 
-    public func count() throws(DeliveryStoreError) -> Int {
+    package func count() throws(DeliveryStoreError) -> Int {
         try withReader { reader throws(DeliveryStoreError) in try reader.count() }
     }
 
     @discardableResult
-    public func reset() throws(DeliveryStoreError) -> Int {
+    package func reset() throws(DeliveryStoreError) -> Int {
         let outcome = Locked<Result<Int, DeliveryStoreError>>(.failure(.closed))
         let done = DispatchSemaphore(value: 0)
         guard queue.enqueue(.reset { result in
@@ -254,13 +254,13 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         return deleted
     }
 
-    public func flush() {
+    package func flush() {
         let done = DispatchSemaphore(value: 0)
         guard queue.enqueue(.barrier { done.signal() }) else { return }
         done.wait()
     }
 
-    public func close() {
+    package func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         rowCheck.withLock { $0 }?.join()
         queue.close()

@@ -8,19 +8,19 @@ import Foundation
 /// after the last row read are looked up one by one (each a separate descent of the b-tree, which may avoid the
 /// damaged page) until a row reads again, and the scan resumes there. An id whose lookup fails, or whose record
 /// does not decode, is lost; an id that reads as absent was never there (or was deleted by retention).
-public enum SQLiteStoreRecovery {
-    public struct Report: Sendable, Equatable {
+package enum SQLiteStoreRecovery {
+    package struct Report: Sendable, Equatable {
         /// Where the damaged file is now.
-        public var damagedPath: String
-        public var kept: Int
-        public var lost: Int
+        package var damagedPath: String
+        package var kept: Int
+        package var lost: Int
         /// The lowest lost ids (at most `StoreProblems.listLimit`).
-        public var lostIDs: [Int64]
+        package var lostIDs: [Int64]
         /// What could not be read at all (the table list of a file whose first page is gone, a bad header).
-        public var unreadable: [String]
+        package var unreadable: [String]
 
         /// One line for standard error and the admin API.
-        public var summary: String {
+        package var summary: String {
             var text = "recovered the delivery store: kept \(kept) deliver\(kept == 1 ? "y" : "ies"), lost \(lost)"
             if !lostIDs.isEmpty {
                 text += " (id \(lostIDs.map(String.init).joined(separator: ", "))\(lost > lostIDs.count ? ", …" : ""))"
@@ -35,7 +35,7 @@ public enum SQLiteStoreRecovery {
 
     /// Moves the store at `path` (and its WAL and shared-memory index) aside to `path.damaged-<UTC time>`, then
     /// salvages its readable rows into a fresh store file at `path` for a store keeping `retention`.
-    public static func recover(path: String, retention: RetentionPolicy) throws(DeliveryStoreError) -> Report {
+    package static func recover(path: String, retention: RetentionPolicy) throws(DeliveryStoreError) -> Report {
         let files = FileManager.default
         let aside = asidePath(for: path)
         do {

@@ -51,13 +51,13 @@ enum SQLiteStoredRecord {
 
 /// Packs records as the SQLite store's rows hold them (`SQLiteStoredRecord`), reusing one scratch buffer like the
 /// store's per-thread packers: the encoding each durable push pays on its thread (Benchmarks/StoreThroughput).
-public struct StoredRecordEncoder: Sendable {
+package struct StoredRecordEncoder: Sendable {
     private var packer = DeliveryPacker.selfContained()
 
-    public init() {}
+    package init() {}
 
     /// Packs `record`; returns the byte count of the `record` blob it makes (tag included).
-    public mutating func storedByteCount(_ record: DeliveryRecord) -> Int {
+    package mutating func storedByteCount(_ record: DeliveryRecord) -> Int {
         _ = packer.packInScratch(record)
         return packer.withPackedBytes { 1 + $0.count }
     }

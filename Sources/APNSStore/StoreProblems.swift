@@ -1,56 +1,56 @@
 import Foundation
 
 /// A stored row a read left out because its record could not be decoded (a damaged blob): its id and why.
-public struct UndecodableDelivery: Sendable, Hashable, Codable {
-    public var id: Int64
-    public var error: String
+package struct UndecodableDelivery: Sendable, Hashable, Codable {
+    package var id: Int64
+    package var error: String
 
-    public init(id: Int64, error: String) {
+    package init(id: Int64, error: String) {
         self.id = id
         self.error = error
     }
 }
 
 /// The records of one read and the rows it left out (`DeliveryReader.deliveryPage`).
-public struct DeliveryPage: Sendable {
-    public var records: [DeliveryRecord]
+package struct DeliveryPage: Sendable {
+    package var records: [DeliveryRecord]
     /// The rows in the range read whose record could not be decoded, oldest first: skipped, so one bad row never
     /// hides the good ones.
-    public var undecodable: [UndecodableDelivery]
+    package var undecodable: [UndecodableDelivery]
 
-    public init(records: [DeliveryRecord], undecodable: [UndecodableDelivery] = []) {
+    package init(records: [DeliveryRecord], undecodable: [UndecodableDelivery] = []) {
         self.records = records
         self.undecodable = undecodable
     }
 }
 
 /// What the store knows is wrong with it: `/api/health` says `degraded` with `reasons` while any is set.
-public struct StoreProblems: Sendable, Equatable {
+package struct StoreProblems: Sendable, Equatable {
     /// Every row a read or a check could not decode, by id, with why (at most the rows the store holds).
     private var undecodableRows: [Int64: String] = [:]
     /// The last read SQLite refused because the file is damaged ("database disk image is malformed"); cleared by a
     /// check that passes.
-    public var readFailure: String?
+    package var readFailure: String?
     /// What the last check found (`DeliveryStore.check`); empty when it passed or none ran.
-    public var checkFailures: [String] = []
+    package var checkFailures: [String] = []
     /// What the store found when it opened that lost or ignored something (dropped WAL frames, retention metadata
     /// that failed its check): true, but not a fault now, so not a reason to be degraded.
-    public var openNotes: [String] = []
+    package var openNotes: [String] = []
 
     /// Rows listed by id at most.
-    public static let listLimit = 100
+    package static let listLimit = 100
 
-    public init() {}
+    package init() {}
 
     /// The undecodable rows with the lowest ids (at most `listLimit`), oldest first.
-    public var undecodable: [UndecodableDelivery] {
+    package var undecodable: [UndecodableDelivery] {
         undecodableRows.keys.sorted().prefix(Self.listLimit).map { UndecodableDelivery(id: $0, error: undecodableRows[$0]!) }
     }
 
-    public var undecodableCount: Int { undecodableRows.count }
+    package var undecodableCount: Int { undecodableRows.count }
 
     /// Why the store is degraded, one sentence each; empty while it is not.
-    public var reasons: [String] {
+    package var reasons: [String] {
         var reasons: [String] = []
         if undecodableCount > 0 {
             let ids = undecodable.map { String($0.id) }.joined(separator: ", ")
@@ -76,18 +76,18 @@ public struct StoreProblems: Sendable, Equatable {
 }
 
 /// What `DeliveryStore.check` found.
-public struct StoreCheckReport: Sendable, Codable {
+package struct StoreCheckReport: Sendable, Codable {
     /// `ok` or `damaged`.
-    public var status: String
+    package var status: String
     /// SQLite's `quick_check` findings (empty when it said ok).
-    public var problems: [String]
+    package var problems: [String]
     /// Rows read and decoded, and those that could not be (the first `StoreProblems.listLimit`).
-    public var rows: Int
-    public var undecodable: [UndecodableDelivery]
-    public var undecodableCount: Int
-    public var seconds: Double
+    package var rows: Int
+    package var undecodable: [UndecodableDelivery]
+    package var undecodableCount: Int
+    package var seconds: Double
 
-    public init(problems: [String], rows: Int, undecodable: [UndecodableDelivery], undecodableCount: Int, seconds: Double) {
+    package init(problems: [String], rows: Int, undecodable: [UndecodableDelivery], undecodableCount: Int, seconds: Double) {
         status = problems.isEmpty && undecodableCount == 0 ? "ok" : "damaged"
         self.problems = problems
         self.rows = rows

@@ -8,9 +8,9 @@ import SwiftSyntax
 /// properties (the static attributes) and its `ContentState` (nested, or `typealias ContentState = …`), with the
 /// JSON shape synthesized `Codable` gives each field. Types declared in the same set of files are followed; the
 /// rest is reported in `problems`.
-public enum ActivitySourceParser {
+package enum ActivitySourceParser {
     /// Parses files and folders (folders recursively, `*.swift` only, hidden folders and `.build` skipped).
-    public static func parse(paths: [String]) throws -> ActivitySourceParseResult {
+    package static func parse(paths: [String]) throws -> ActivitySourceParseResult {
         var sources: [(path: String, text: String)] = []
         for path in paths {
             for file in try swiftFiles(at: path) {
@@ -24,7 +24,7 @@ public enum ActivitySourceParser {
     }
 
     /// Parses source text already in memory (`path` is used in problem messages only).
-    public static func parse(sources: [(path: String, text: String)]) -> ActivitySourceParseResult {
+    package static func parse(sources: [(path: String, text: String)]) -> ActivitySourceParseResult {
         var table = DeclarationTable()
         var skipped: [String] = []
         for source in sources {

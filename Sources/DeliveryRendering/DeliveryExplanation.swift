@@ -4,8 +4,8 @@ import Foundation
 
 /// The report `apns-mock explain <apns-id>` prints: verdict, reason, explanation, warnings, Live Activity outcome,
 /// headers, decoded JWT and the payload pretty-printed.
-public enum DeliveryExplanation {
-    public static func render(_ record: DeliveryRecord, style: TerminalStyle) -> String {
+package enum DeliveryExplanation {
+    package static func render(_ record: DeliveryRecord, style: TerminalStyle) -> String {
         var lines: [String] = []
         let verdict = record.acceptedButNotApplied
             ? style.paint("ACCEPTED · \(record.deviceHandling?.label.uppercased() ?? "")", .yellow)

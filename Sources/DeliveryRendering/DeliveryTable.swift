@@ -4,16 +4,16 @@ import Foundation
 
 /// The aligned table `apns-mock deliveries` prints: one line per delivery, columns padded to the widest value,
 /// the explanation cut to fit the terminal width.
-public enum DeliveryTable {
+package enum DeliveryTable {
     static let headings = ["ID", "TIME", "STATUS", "REASON", "TYPE", "TOKEN", "TOPIC", "EXPLANATION"]
 
-    public static func render(_ records: [DeliveryRecord], style: TerminalStyle, header: Bool = true) -> String {
+    package static func render(_ records: [DeliveryRecord], style: TerminalStyle, header: Bool = true) -> String {
         render(records, style: style, header: header, widths: nil)
     }
 
     /// With `widths` (from `followWidths`), every column has exactly that width (longer cells are cut with `…`),
     /// so rows printed later by `--follow` line up with the header printed first.
-    public static func render(
+    package static func render(
         _ records: [DeliveryRecord], style: TerminalStyle, header: Bool, widths fixedWidths: [Int]?
     ) -> String {
         let rows = records.map(cells)
@@ -35,7 +35,7 @@ public enum DeliveryTable {
     }
 
     /// Column widths for `--follow`: wide enough for the first page and for the usual values of later ones.
-    public static func followWidths(for records: [DeliveryRecord]) -> [Int] {
+    package static func followWidths(for records: [DeliveryRecord]) -> [Int] {
         var widths = [6, 12, 27, 20, 12, 15, 30, 0]  // STATUS fits "200 · device will misbehave"
         for row in records.map(cells) {
             for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }

@@ -7,17 +7,17 @@ import Darwin
 
 /// How command-line output looks: colour only when standard output is a terminal and `NO_COLOR` is unset
 /// (https://no-color.org), and the width to fit.
-public struct TerminalStyle: Sendable {
-    public var colour: Bool
-    public var width: Int
+package struct TerminalStyle: Sendable {
+    package var colour: Bool
+    package var width: Int
 
-    public init(colour: Bool, width: Int) {
+    package init(colour: Bool, width: Int) {
         self.colour = colour
         self.width = width
     }
 
     /// The style for this process's standard output.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalStyle {
+    package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalStyle {
         let isTTY = isatty(STDOUT_FILENO) == 1
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         var width = Int(environment["COLUMNS"] ?? "") ?? 0
@@ -31,9 +31,9 @@ public struct TerminalStyle: Sendable {
     }
 
     /// The width of output that is not a terminal: long enough that nothing is cut.
-    public static let unlimitedWidth = 1_000_000
+    package static let unlimitedWidth = 1_000_000
 
-    public enum Colour: String, Sendable {
+    package enum Colour: String, Sendable {
         case green = "32"
         case red = "31"
         case yellow = "33"
@@ -41,7 +41,7 @@ public struct TerminalStyle: Sendable {
         case bold = "1"
     }
 
-    public func paint(_ text: String, _ colour: Colour) -> String {
+    package func paint(_ text: String, _ colour: Colour) -> String {
         self.colour ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @testable import APNSMock
 
 extension ConformanceCase: CustomTestStringConvertible {
-    public var testDescription: String { description }
+    package var testDescription: String { description }
 }
 
 /// Runs every case of Conformance/cases/device-push.json through the whole push pipeline (`PushPipeline.decide`):

@@ -2,11 +2,11 @@ import APNSCore
 
 /// The client certificates the case table's `auth: "certificate:<kind>"` cases present (Conformance/README.md):
 /// the unit runner puts them on the request's connection as the transport would read them.
-public enum ConformanceCertificates {
-    public static let prefix = "certificate:"
+package enum ConformanceCertificates {
+    package static let prefix = "certificate:"
 
     /// TLS facts with the certificate `auth` names; nil for other `auth` values.
-    public static func tls(forAuth auth: String?) -> TLSInfo? {
+    package static func tls(forAuth auth: String?) -> TLSInfo? {
         guard let auth, auth.hasPrefix(prefix) else { return nil }
         let certificate: PeerCertificate
         switch auth.dropFirst(prefix.count) {
@@ -25,7 +25,7 @@ public enum ConformanceCertificates {
 
     /// A provider certificate as the transport would read it: the bundle in the UID, Apple's environment
     /// extensions, the topics extension for several topics.
-    public static func certificate(
+    package static func certificate(
         bundle: String? = "com.example.app", environments: [APNsEnvironment] = [.development], topics: [String] = [],
         trusted: Bool = true
     ) -> PeerCertificate {

@@ -3,79 +3,79 @@ import APNSJSON
 import Foundation
 
 /// `Conformance/cases/device-push.json`, decoded. Format: Conformance/README.md.
-public struct ConformanceTable: Decodable, Sendable {
-    public var schema: Int
-    public var now: Int64
-    public var registry: [DeclaredDeviceToken]
-    public var cases: [ConformanceCase]
+package struct ConformanceTable: Decodable, Sendable {
+    package var schema: Int
+    package var now: Int64
+    package var registry: [DeclaredDeviceToken]
+    package var cases: [ConformanceCase]
 
     /// The repository root, found from this file's path (Tests/CoreTestSupport/…).
-    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+    package static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    public static func load(_ name: String = "device-push.json") throws -> ConformanceTable {
+    package static func load(_ name: String = "device-push.json") throws -> ConformanceTable {
         let url = repositoryRoot.appendingPathComponent("Conformance/cases/\(name)")
         return try JSONDecoder().decode(ConformanceTable.self, from: Data(contentsOf: url))
     }
 
-    public var nowTimestamp: Timestamp { Timestamp(nanosecondsSinceEpoch: now * 1_000_000_000) }
+    package var nowTimestamp: Timestamp { Timestamp(nanosecondsSinceEpoch: now * 1_000_000_000) }
 }
 
-public struct ConformanceCase: Decodable, Sendable, CustomStringConvertible {
-    public struct Request: Decodable, Sendable {
-        public var method: String
-        public var path: String
-        public var headers: [[String]]
-        public var body: String?
-        public var bodyBase64: String?
-        public var bodySize: Int?
+package struct ConformanceCase: Decodable, Sendable, CustomStringConvertible {
+    package struct Request: Decodable, Sendable {
+        package var method: String
+        package var path: String
+        package var headers: [[String]]
+        package var body: String?
+        package var bodyBase64: String?
+        package var bodySize: Int?
     }
 
-    public struct Configuration: Decodable, Sendable {
-        public var strict: [String]?
-        public var nonJSONBody: String?
-        public var undeclaredTokens: String?
+    package struct Configuration: Decodable, Sendable {
+        package var strict: [String]?
+        package var nonJSONBody: String?
+        package var undeclaredTokens: String?
         /// Fault specs, exactly as under `scriptedAnswers` in the server's config file.
-        public var scriptedAnswers: [JSONValue]?
+        package var scriptedAnswers: [JSONValue]?
         /// The server config file's `liveActivities` block (schemas, device-strict mode, …).
-        public var liveActivities: JSONValue?
+        package var liveActivities: JSONValue?
     }
 
-    public struct Expectation: Decodable, Sendable {
-        public var status: Int
-        public var reason: String?
+    package struct Expectation: Decodable, Sendable {
+        package var status: Int
+        package var reason: String?
         /// The rules' warning codes (`jwt-`, `auth-` and the device's `la-` codes are not listed here).
-        public var warnings: [String]
-        public var timestamp: Int64?
-        public var strict: Bool?
+        package var warnings: [String]
+        package var timestamp: Int64?
+        package var strict: Bool?
         /// The simulated device's `la-` warning codes (any order); checked when given.
-        public var deviceWarnings: [String]?
+        package var deviceWarnings: [String]?
         /// What the simulated device did (`LiveActivityOutcome` raw value), or `"none"` when the push never
         /// reached it; checked when given.
-        public var liveActivity: String?
+        package var liveActivity: String?
     }
 
-    public var id: String
-    public var title: String
-    public var source: String
-    public var request: Request
+    package var id: String
+    package var title: String
+    package var source: String
+    package var request: Request
     /// Pushes sent first, on the same connection, whose answers the case does not check.
-    public var before: [Request]?
-    public var environment: APNsEnvironment?
+    package var before: [Request]?
+    package var environment: APNsEnvironment?
     /// `valid` (default), `none` or `rejected:<Reason>`.
-    public var auth: String?
+    package var auth: String?
     /// `empty` (default) or `declared`.
-    public var registry: String?
-    public var configuration: Configuration?
-    public var expect: Expectation
+    package var registry: String?
+    package var configuration: Configuration?
+    package var expect: Expectation
 
-    public var description: String { "\(id): \(title)" }
+    package var description: String { "\(id): \(title)" }
 
     /// Codes other modules add on top of the rules' own warnings.
-    public static let otherModulesWarningPrefixes = ["jwt-", "auth-", "la-"]
+    package static let otherModulesWarningPrefixes = ["jwt-", "auth-", "la-"]
 
     /// The body bytes: `body` as UTF-8, `bodyBase64` decoded, or a generated JSON object of exactly `bodySize` bytes.
-    public static func bodyBytes(_ request: Request) -> [UInt8] {
+    package static func bodyBytes(_ request: Request) -> [UInt8] {
         if let size = request.bodySize {
             let prefix = #"{"aps":{},"p":""#
             let suffix = #""}"#
@@ -87,7 +87,7 @@ public struct ConformanceCase: Decodable, Sendable, CustomStringConvertible {
         return Array((request.body ?? "").utf8)
     }
 
-    public func httpRequest(_ request: Request? = nil, streamID: Int32 = 1) -> HTTPRequest {
+    package func httpRequest(_ request: Request? = nil, streamID: Int32 = 1) -> HTTPRequest {
         let request = request ?? self.request
         return HTTPRequest(
             method: request.method, path: request.path, authority: "api.sandbox.push.apple.com",
@@ -98,7 +98,7 @@ public struct ConformanceCase: Decodable, Sendable, CustomStringConvertible {
                 environment: environment ?? .development))
     }
 
-    public func ruleConfiguration() -> RuleConfiguration {
+    package func ruleConfiguration() -> RuleConfiguration {
         var configuration = RuleConfiguration()
         configuration.strict = (self.configuration?.strict ?? []).map { StrictRejection(code: $0) }
         if self.configuration?.nonJSONBody == "acceptWithWarning" {

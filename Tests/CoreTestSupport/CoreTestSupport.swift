@@ -3,12 +3,12 @@ import APNSCore
 // Helpers shared by the core and crypto tests.
 
 /// A small deterministic generator so random tests replay.
-public struct SplitMix64: RandomNumberGenerator {
-    public var state: UInt64
+package struct SplitMix64: RandomNumberGenerator {
+    package var state: UInt64
 
-    public init(state: UInt64) { self.state = state }
+    package init(state: UInt64) { self.state = state }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -18,4 +18,4 @@ public struct SplitMix64: RandomNumberGenerator {
 }
 
 /// Base64url of UTF-8 text, for building JWT segments by hand.
-public func base64URL(_ text: String) -> String { JWTBase64.encodeURL(Array(text.utf8)) }
+package func base64URL(_ text: String) -> String { JWTBase64.encodeURL(Array(text.utf8)) }

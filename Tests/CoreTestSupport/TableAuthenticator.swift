@@ -2,20 +2,20 @@ import APNSCore
 
 /// A stand-in for the JWT authenticator, driven by a case's `auth` value: `valid` accepts as team TEAM123456 with
 /// key ABC123DEFG, `rejected:<Reason>` refuses with that reason, `none` means no authenticator at all.
-public final class TableAuthenticator: ConnectionAuthenticator {
-    public static let sender = AuthenticatedSender(
+package final class TableAuthenticator: ConnectionAuthenticator {
+    package static let sender = AuthenticatedSender(
         teamID: "TEAM123456", keyID: "ABC123DEFG", tokenFingerprint: "test-fingerprint",
         headerJSON: #"{"alg":"ES256","kid":"ABC123DEFG"}"#, claimsJSON: #"{"iss":"TEAM123456","iat":1767225600}"#)
 
     private let decision: AuthDecision
-    public private(set) var requests: [AuthRequest] = []
+    package private(set) var requests: [AuthRequest] = []
 
-    public init(_ decision: AuthDecision) {
+    package init(_ decision: AuthDecision) {
         self.decision = decision
     }
 
     /// The authenticator for a case's `auth` value; nil for `none`.
-    public static func forCase(_ auth: String?) -> TableAuthenticator? {
+    package static func forCase(_ auth: String?) -> TableAuthenticator? {
         let auth = auth ?? "valid"
         if auth == "none" { return nil }
         if auth == "valid" || auth.hasPrefix(ConformanceCertificates.prefix) {
@@ -29,9 +29,9 @@ public final class TableAuthenticator: ConnectionAuthenticator {
     }
 
     /// True once this authenticator has accepted a request.
-    public private(set) var hasAuthenticated = false
+    package private(set) var hasAuthenticated = false
 
-    public func authenticate(_ request: AuthRequest) -> AuthDecision {
+    package func authenticate(_ request: AuthRequest) -> AuthDecision {
         if case .accepted = decision { hasAuthenticated = true }
         requests.append(request)
         return decision

@@ -5,7 +5,7 @@ import Foundation
 // Records and appends shared by the store, admin, rendering tests and the benchmark.
 
 /// A record with sensible defaults; tests override what they are about.
-public func makeRecord(
+package func makeRecord(
     token: String? = "a1b2c3", topic: String? = "com.example.app", pushType: String? = "alert", status: Int = 200,
     reason: String? = nil, apnsID: String = UUID().uuidString.lowercased(),
     receivedAt: Timestamp = SystemClock().now(), explanation: String? = nil,
@@ -33,7 +33,7 @@ public func makeRecord(
 
 /// Appends and waits until the store reports the record durable; returns the id.
 @discardableResult
-public func appendDurably(_ store: any DeliveryStore, _ record: DeliveryRecord) -> Int64 {
+package func appendDurably(_ store: any DeliveryStore, _ record: DeliveryRecord) -> Int64 {
     let done = DispatchSemaphore(value: 0)
     let id = store.append(record) { done.signal() }
     done.wait()

@@ -2,12 +2,12 @@
 ///
 /// Team-scoped keys made since 2025 are restricted to Sandbox **or** Production; keys made before keep working in
 /// both. Source: A-TOKEN.
-public enum KeyEnvironmentScope: String, Sendable, Hashable, Codable, CaseIterable {
+package enum KeyEnvironmentScope: String, Sendable, Hashable, Codable, CaseIterable {
     case development
     case production
     case both
 
-    public func allows(_ environment: APNsEnvironment) -> Bool {
+    package func allows(_ environment: APNsEnvironment) -> Bool {
         switch self {
         case .both: true
         case .development: environment == .development

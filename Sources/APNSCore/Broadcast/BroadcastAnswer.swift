@@ -2,40 +2,40 @@ import APNSJSON
 
 /// The broadcast rules' answer to one management or send request: the HTTP answer APNs would give and what the
 /// record keeps. Built by `BroadcastDecider`.
-public struct BroadcastAnswer: Sendable {
-    public var operation: BroadcastOperation?
-    public var bundleID: String?
-    public var status: Int
+package struct BroadcastAnswer: Sendable {
+    package var operation: BroadcastOperation?
+    package var bundleID: String?
+    package var status: Int
     /// APNs' reason; nil on success.
-    public var reason: Reason?
+    package var reason: Reason?
     /// What to change, in plain words; nil on a clean success.
-    public var explanation: String?
+    package var explanation: String?
     /// The rule that decided (`BroadcastRule.id`); nil on success.
-    public var ruleID: String?
-    public var warnings: [PushWarning]
-    public var sender: AuthenticatedSender?
+    package var ruleID: String?
+    package var warnings: [PushWarning]
+    package var sender: AuthenticatedSender?
     /// What was read of a refused provider token, for the record.
-    public var presentedToken: PresentedToken?
-    public var environment: APNsEnvironment
+    package var presentedToken: PresentedToken?
+    package var environment: APNsEnvironment
     /// The `apns-request-id` answered with (the client's, else a new one).
-    public var requestID: String
+    package var requestID: String
     /// `apns-unique-id` of an accepted send.
-    public var uniqueID: String?
+    package var uniqueID: String?
     /// The channel created, read, deleted or sent to.
-    public var channel: BroadcastChannel?
+    package var channel: BroadcastChannel?
     /// The ids a list answered with.
-    public var listedChannelIDs: [String]?
+    package var listedChannelIDs: [String]?
     /// The parsed payload of a send (for the device fan-out).
-    public var payload: JSONValue?
+    package var payload: JSONValue?
 
-    public var isAccepted: Bool { reason == nil }
+    package var isAccepted: Bool { reason == nil }
 
     /// The HTTP response. Errors: `content-type: application/json`, `apns-request-id`, `{"reason": …}` (A-BERR).
     /// Create: 201 with `apns-request-id` and `apns-channel-id`, no body. Read: 200 with the channel's
     /// configuration. Delete: 204. List: 200 `{"channels": […]}` (A-CHAN; the list body is documented both as
     /// empty and as this object: clients parse the object). Send: 200 with `apns-request-id`, `apns-id` (the same
     /// value, which LIB-hapns reads first) and `apns-unique-id` (A-BSEND).
-    public func response() -> HTTPResponse {
+    package func response() -> HTTPResponse {
         var headers: [HeaderField] = []
         if let reason {
             headers.append(HeaderField("content-type", "application/json"))

@@ -3,19 +3,19 @@
 ///
 /// Runs `BroadcastRule.order` (only the rules for the request's operation) until one rejects; then creates,
 /// reads, deletes or lists. A send's fan-out to the simulated device is the caller's (it needs the device).
-public struct BroadcastDecider: Sendable {
-    public let settings: BroadcastSettings
-    public let channels: ChannelRegistry
-    public let rules: [BroadcastRule]
+package struct BroadcastDecider: Sendable {
+    package let settings: BroadcastSettings
+    package let channels: ChannelRegistry
+    package let rules: [BroadcastRule]
 
-    public init(settings: BroadcastSettings, channels: ChannelRegistry, rules: [BroadcastRule] = BroadcastRule.order) {
+    package init(settings: BroadcastSettings, channels: ChannelRegistry, rules: [BroadcastRule] = BroadcastRule.order) {
         self.settings = settings
         self.channels = channels
         self.rules = rules
     }
 
     /// A request on the management listener.
-    public func manage(
+    package func manage(
         _ request: HTTPRequest, environment: APNsEnvironment, authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) -> BroadcastAnswer {
         switch BroadcastRoute.management(method: request.method, path: request.path) {
@@ -27,7 +27,7 @@ public struct BroadcastDecider: Sendable {
     }
 
     /// A request on a push listener whose path starts `/4/broadcasts/`; nil for any other path.
-    public func send(
+    package func send(
         _ request: HTTPRequest, environment: APNsEnvironment, authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) -> BroadcastAnswer? {
         switch BroadcastRoute.send(method: request.method, path: request.path) {

@@ -1,6 +1,6 @@
 /// What a broadcast or channel-management request asks for, read from its method and path.
 /// Sources: A-CHAN (management paths), A-BSEND (send path).
-public enum BroadcastOperation: String, Sendable, Codable, Hashable, CaseIterable {
+package enum BroadcastOperation: String, Sendable, Codable, Hashable, CaseIterable {
     /// `POST /1/apps/<bundleId>/channels`
     case createChannel
     /// `GET /1/apps/<bundleId>/channels` with `apns-channel-id`
@@ -13,24 +13,24 @@ public enum BroadcastOperation: String, Sendable, Codable, Hashable, CaseIterabl
     case send
 
     /// The operations the management listener serves.
-    public static let management: Set<BroadcastOperation> = [.createChannel, .readChannel, .deleteChannel, .listChannels]
+    package static let management: Set<BroadcastOperation> = [.createChannel, .readChannel, .deleteChannel, .listChannels]
     /// The operations that name one channel in `apns-channel-id`.
-    public static let namingChannel: Set<BroadcastOperation> = [.readChannel, .deleteChannel, .send]
+    package static let namingChannel: Set<BroadcastOperation> = [.readChannel, .deleteChannel, .send]
 }
 
 /// A request's operation and the bundle ID from its path.
-public struct BroadcastRoute: Sendable, Hashable {
-    public var operation: BroadcastOperation
-    public var bundleID: String
+package struct BroadcastRoute: Sendable, Hashable {
+    package var operation: BroadcastOperation
+    package var bundleID: String
 
-    public init(operation: BroadcastOperation, bundleID: String) {
+    package init(operation: BroadcastOperation, bundleID: String) {
         self.operation = operation
         self.bundleID = bundleID
     }
 
     /// Reads a management request (`/1/apps/<bundleId>/channels`, `/1/apps/<bundleId>/all-channels`): a path
     /// of another shape is `404 BadPath`, a known path with another method `405 MethodNotAllowed` (A-BERR).
-    public static func management(method: String, path: String) -> BroadcastRouting {
+    package static func management(method: String, path: String) -> BroadcastRouting {
         let parts = pathParts(path)
         guard parts.count == 4, parts[0] == "1", parts[1] == "apps", !parts[2].isEmpty,
               parts[3] == "channels" || parts[3] == "all-channels"
@@ -57,7 +57,7 @@ public struct BroadcastRoute: Sendable, Hashable {
 
     /// Reads a send (`POST /4/broadcasts/apps/<bundleId>`); nil when the path is not a broadcast path at all (the
     /// device-push rules answer it). The samples in A-BSEND omit the leading slash; a path must have it.
-    public static func send(method: String, path: String) -> BroadcastRouting? {
+    package static func send(method: String, path: String) -> BroadcastRouting? {
         guard isBroadcastPath(path) else { return nil }
         let parts = pathParts(path)
         guard parts.count == 4, !parts[3].isEmpty else {
@@ -70,7 +70,7 @@ public struct BroadcastRoute: Sendable, Hashable {
     }
 
     /// Whether the push listener should hand this path to the broadcast rules.
-    public static func isBroadcastPath(_ path: String) -> Bool {
+    package static func isBroadcastPath(_ path: String) -> Bool {
         path.hasUTF8Prefix("/4/broadcasts/")
     }
 
@@ -83,7 +83,7 @@ public struct BroadcastRoute: Sendable, Hashable {
 }
 
 /// A request's route, or why its method and path are refused.
-public enum BroadcastRouting: Sendable {
+package enum BroadcastRouting: Sendable {
     case route(BroadcastRoute)
     case rejected(RuleRejection)
 }

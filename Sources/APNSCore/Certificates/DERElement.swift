@@ -1,16 +1,16 @@
 /// A minimal DER reader for the small structures inside Apple's provider-certificate extensions: one element is
 /// a tag and its contents; constructed elements (SEQUENCE) are read into their children. Definite lengths only
 /// (DER forbids others); anything malformed reads as nil.
-public struct DERElement: Sendable, Hashable {
-    public static let utf8StringTag: UInt8 = 0x0C
-    public static let sequenceTag: UInt8 = 0x30
-    public static let nullTag: UInt8 = 0x05
+package struct DERElement: Sendable, Hashable {
+    package static let utf8StringTag: UInt8 = 0x0C
+    package static let sequenceTag: UInt8 = 0x30
+    package static let nullTag: UInt8 = 0x05
 
-    public var tag: UInt8
-    public var contents: [UInt8]
+    package var tag: UInt8
+    package var contents: [UInt8]
 
     /// Every element of `bytes`, in order; nil when the bytes are not a whole number of well-formed elements.
-    public static func elements(_ bytes: [UInt8]) -> [DERElement]? {
+    package static func elements(_ bytes: [UInt8]) -> [DERElement]? {
         var elements: [DERElement] = []
         var index = 0
         while index < bytes.count {
@@ -32,18 +32,18 @@ public struct DERElement: Sendable, Hashable {
     }
 
     /// The children of a SEQUENCE; nil for another tag or malformed contents.
-    public var sequenceChildren: [DERElement]? {
+    package var sequenceChildren: [DERElement]? {
         tag == Self.sequenceTag ? Self.elements(contents) : nil
     }
 
     /// The text of a UTF8String; nil for another tag or invalid UTF-8.
-    public var utf8String: String? {
+    package var utf8String: String? {
         guard tag == Self.utf8StringTag else { return nil }
         return String(validating: contents, as: UTF8.self)
     }
 
     /// DER for this element (the writer side, used to issue test certificates).
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var length: [UInt8]
         if contents.count < 0x80 {
             length = [UInt8(contents.count)]
@@ -59,13 +59,13 @@ public struct DERElement: Sendable, Hashable {
         return [tag] + length + contents
     }
 
-    public static func utf8String(_ text: String) -> DERElement {
+    package static func utf8String(_ text: String) -> DERElement {
         DERElement(tag: utf8StringTag, contents: Array(text.utf8))
     }
 
-    public static func sequence(_ children: [DERElement]) -> DERElement {
+    package static func sequence(_ children: [DERElement]) -> DERElement {
         DERElement(tag: sequenceTag, contents: children.flatMap(\.encoded))
     }
 
-    public static let null = DERElement(tag: nullTag, contents: [])
+    package static let null = DERElement(tag: nullTag, contents: [])
 }

@@ -2,29 +2,29 @@ import APNSJSON
 
 /// The state one device push accumulates while the rules run: the request and its context, the facts parsed so far,
 /// the warnings, the authenticated sender and the parsed payload. Not shared between threads.
-public struct PushEvaluation {
-    public let request: HTTPRequest
-    public let configuration: RuleConfiguration
-    public let tokens: DeviceTokenRegistry
-    public let authenticator: (any ConnectionAuthenticator)?
+package struct PushEvaluation {
+    package let request: HTTPRequest
+    package let configuration: RuleConfiguration
+    package let tokens: DeviceTokenRegistry
+    package let authenticator: (any ConnectionAuthenticator)?
     /// The environment the push is judged in (override, else the listener's).
-    public let environment: APNsEnvironment
-    public let now: Timestamp
+    package let environment: APNsEnvironment
+    package let now: Timestamp
     /// Where the APNs headers sit in `request.headers` (one pass; read them with `header(_:)`).
-    public let headerIndex: APNsHeaderIndex
+    package let headerIndex: APNsHeaderIndex
 
-    public var facts: PushFacts
-    public var warnings: [PushWarning] = []
-    public var sender: AuthenticatedSender?
+    package var facts: PushFacts
+    package var warnings: [PushWarning] = []
+    package var sender: AuthenticatedSender?
     /// What authentication read of a token it refused.
-    public var presentedToken: PresentedToken?
+    package var presentedToken: PresentedToken?
     /// The registry entry for the device token, once `token.declared` has looked it up.
-    public var declaredToken: DeclaredDeviceToken?
+    package var declaredToken: DeclaredDeviceToken?
     /// The parsed body, once `payload.json-object` has run (nil when the body is not JSON).
-    public var payload: JSONValue?
+    package var payload: JSONValue?
     /// The topic the topic-shape rules (`PushRule.topicShape`) already passed: authentication runs them before its
     /// own topic check, and they then pass this topic in step 5 without checking it again.
-    public var wellFormedTopic: String?
+    package var wellFormedTopic: String?
     /// `PushType.implied(byTopic:)` and the topic it was worked out for: the topic rules read it up to three times
     /// per push (certificate authentication may fill the topic in, hence the topic kept beside it).
     private var impliedByTopic: (topic: String, pushType: PushType?)?
@@ -32,7 +32,7 @@ public struct PushEvaluation {
     /// token-format rule both read it (the token is set once, from `:path`).
     private var deviceTokenScan: (count: Int, stop: UInt8?)?
 
-    public init(
+    package init(
         request: HTTPRequest, configuration: RuleConfiguration, tokens: DeviceTokenRegistry,
         authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) {
@@ -52,7 +52,7 @@ public struct PushEvaluation {
     }
 
     /// `PushType.implied(byTopic: topic)`, worked out once per topic.
-    public mutating func pushTypeImplied(byTopic topic: String) -> PushType? {
+    package mutating func pushTypeImplied(byTopic topic: String) -> PushType? {
         if let known = impliedByTopic, known.topic == topic { return known.pushType }
         let implied = PushType.implied(byTopic: topic)
         impliedByTopic = (topic, implied)
@@ -60,7 +60,7 @@ public struct PushEvaluation {
     }
 
     /// `DeviceTokenFormat.leadingASCIIHexDigits(facts.deviceToken ?? "")`, counted once per push.
-    public mutating func deviceTokenHexScan() -> (count: Int, stop: UInt8?) {
+    package mutating func deviceTokenHexScan() -> (count: Int, stop: UInt8?) {
         if let deviceTokenScan { return deviceTokenScan }
         let scan = DeviceTokenFormat.leadingASCIIHexDigits(facts.deviceToken ?? "")
         deviceTokenScan = scan
@@ -68,29 +68,29 @@ public struct PushEvaluation {
     }
 
     /// The first value of an APNs header, as `request.value(name.fieldName)`.
-    public func header(_ name: APNsHeaderIndex.Name) -> String? {
+    package func header(_ name: APNsHeaderIndex.Name) -> String? {
         headerIndex.value(name, in: request.headers)
     }
 
     /// Every value of an APNs header in arrival order, as `request.values(name.fieldName)`.
-    public func headerValues(_ name: APNsHeaderIndex.Name) -> [String] {
+    package func headerValues(_ name: APNsHeaderIndex.Name) -> [String] {
         headerIndex.values(name, in: request.headers)
     }
 
     /// The push type that decides topic and size rules: the header's, else the one the topic's suffix implies,
     /// else `alert` (APNs' behaviour without the header is undocumented; docs/rules.md).
-    public var effectivePushType: PushType {
+    package var effectivePushType: PushType {
         facts.pushType ?? facts.topic.flatMap(PushType.implied(byTopic:)) ?? .alert
     }
 
     /// The payload's `aps` dictionary, when the body is an object whose `aps` is an object (look members up with
     /// `aps[key]`: the first of duplicate keys wins, as on the device).
-    public var aps: JSONValue? {
+    package var aps: JSONValue? {
         guard let aps = payload?["aps"], aps.isObject else { return nil }
         return aps
     }
 
-    public mutating func warn(_ code: PushWarningCode, _ message: String) {
+    package mutating func warn(_ code: PushWarningCode, _ message: String) {
         warnings.append(code.warning(message))
     }
 

@@ -1,18 +1,18 @@
 import APNSCore
 
 /// The facts of one request that fault specs match on.
-public struct FaultRequest: Sendable, Equatable {
-    public var deviceToken: String?
-    public var topic: String?
-    public var keyID: String?
-    public var teamID: String?
-    public var connection: UInt64
-    public var pushType: String?
+package struct FaultRequest: Sendable, Equatable {
+    package var deviceToken: String?
+    package var topic: String?
+    package var keyID: String?
+    package var teamID: String?
+    package var connection: UInt64
+    package var pushType: String?
     /// 1 for the first request on its connection, 2 for the second, …
-    public var requestsOnConnection: Int
-    public var now: Timestamp
+    package var requestsOnConnection: Int
+    package var now: Timestamp
 
-    public init(
+    package init(
         deviceToken: String? = nil, topic: String? = nil, keyID: String? = nil, teamID: String? = nil,
         connection: UInt64 = 0, pushType: String? = nil, requestsOnConnection: Int = 1, now: Timestamp = .zero
     ) {
@@ -28,12 +28,12 @@ public struct FaultRequest: Sendable, Equatable {
 }
 
 /// A fault that fired for one request: the spec, its position in the list, and what to do.
-public struct FaultFiring: Sendable, Equatable {
-    public var spec: FaultSpec
-    public var index: Int
-    public var effect: Effect
+package struct FaultFiring: Sendable, Equatable {
+    package var spec: FaultSpec
+    package var index: Int
+    package var effect: Effect
 
-    public enum Effect: Sendable, Equatable {
+    package enum Effect: Sendable, Equatable {
         /// The spec's action as given (`delay` carries the drawn milliseconds).
         case action(FaultAction)
         case delay(milliseconds: Int)
@@ -43,18 +43,18 @@ public struct FaultFiring: Sendable, Equatable {
 }
 
 /// A spec with its counters, as `GET /api/config/faults` shows it.
-public struct FaultStatus: Sendable, Equatable {
-    public var spec: FaultSpec
+package struct FaultStatus: Sendable, Equatable {
+    package var spec: FaultSpec
     /// Requests that matched and were inside the time window.
-    public var matched: Int
+    package var matched: Int
     /// Requests the fault was applied to.
-    public var fired: Int
+    package var fired: Int
 }
 
 /// The thread-safe list of fault specs, changed at run time through the admin API. `evaluate` answers "which fault
 /// applies to this request" and keeps each spec's counters; the first spec (in list order) that fires wins, and
 /// specs after it are not consulted for that request. A spec whose `remaining` is used up is removed.
-public final class FaultEngine: Sendable {
+package final class FaultEngine: Sendable {
     private struct Entry: Sendable {
         var spec: FaultSpec
         var random: SplitMix64
@@ -71,12 +71,12 @@ public final class FaultEngine: Sendable {
     private let tokens: DeviceTokenRegistry?
 
     /// `tokens`: where `unregisterAfter` flips declared tokens, so that the rules answer 410 for them.
-    public init(_ initial: [FaultSpec] = [], tokens: DeviceTokenRegistry? = nil) {
+    package init(_ initial: [FaultSpec] = [], tokens: DeviceTokenRegistry? = nil) {
         self.tokens = tokens
         for spec in initial { add(spec) }
     }
 
-    public func add(_ spec: FaultSpec) {
+    package func add(_ spec: FaultSpec) {
         var spec = spec
         if spec.scope.seed == nil && (spec.scope.probability != nil || Self.drawsDelay(spec.action)) {
             spec.scope.seed = UInt64.random(in: 0...UInt64(Int64.max))
@@ -85,21 +85,21 @@ public final class FaultEngine: Sendable {
         entries.withLock { $0.append(entry) }
     }
 
-    public func removeAll() {
+    package func removeAll() {
         entries.withLock { $0.removeAll() }
     }
 
     /// True when no fault spec is configured, so none can fire.
-    public var isEmpty: Bool { entries.isEmpty }
+    package var isEmpty: Bool { entries.isEmpty }
 
-    public var specs: [FaultSpec] { entries.withLock { $0.map(\.spec) } }
+    package var specs: [FaultSpec] { entries.withLock { $0.map(\.spec) } }
 
-    public var statuses: [FaultStatus] {
+    package var statuses: [FaultStatus] {
         entries.withLock { $0.map { FaultStatus(spec: $0.spec, matched: $0.matched, fired: $0.fired) } }
     }
 
     /// The fault that applies to `request`, if any, counting it against its spec.
-    public func evaluate(_ request: FaultRequest) -> FaultFiring? {
+    package func evaluate(_ request: FaultRequest) -> FaultFiring? {
         entries.withLock { list -> FaultFiring? in
             for index in list.indices {
                 guard Self.matches(list[index].spec, request) else { continue }
@@ -196,12 +196,12 @@ public final class FaultEngine: Sendable {
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a small, fast pseudo-random sequence fully determined by its seed, so a
 /// fault's probability draws repeat exactly in another run with the same seed.
-public struct SplitMix64: Sendable, Equatable {
+package struct SplitMix64: Sendable, Equatable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -210,7 +210,7 @@ public struct SplitMix64: Sendable, Equatable {
     }
 
     /// A value in [0, 1) with 53 random bits.
-    public mutating func nextUnitInterval() -> Double {
+    package mutating func nextUnitInterval() -> Double {
         Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0)
     }
 }

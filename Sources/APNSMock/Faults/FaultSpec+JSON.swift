@@ -14,7 +14,7 @@ extension FaultSpec: Codable {
     static let answerKeys = ["status", "reason", "timestamp", "goAway"]
     static let scopeKeys = ["remaining", "every", "probability", "seed", "from", "until"]
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(JSONValue.self)
         guard let object = value.objectValue else {
@@ -28,13 +28,13 @@ extension FaultSpec: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(JSONValue.object(json))
     }
 
     /// Parses one spec from its JSON object.
-    public init(json object: [String: JSONValue]) throws {
+    package init(json object: [String: JSONValue]) throws {
         let known = Set(Self.matchKeys + Self.answerKeys + Self.actionKeys + Self.scopeKeys)
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw FaultSpecError(
@@ -175,7 +175,7 @@ extension FaultSpec: Codable {
     }
 
     /// The canonical JSON form (what was given, with defaults spelled out and the status derived from the reason).
-    public var json: [String: JSONValue] {
+    package var json: [String: JSONValue] {
         var object: [String: JSONValue] = [:]
         if let value = match.deviceToken { object["deviceToken"] = .string(value) }
         if let value = match.topic { object["topic"] = .string(value) }
@@ -212,7 +212,7 @@ extension FaultSpec: Codable {
     }
 
     /// The canonical JSON text, keys sorted.
-    public var jsonText: String {
+    package var jsonText: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

@@ -6,9 +6,9 @@ import Foundation
 import SwiftUI
 
 struct DeliveryAttributes: ActivityAttributes {
-    public typealias DeliveryStatus = ContentState
+    package typealias DeliveryStatus = ContentState
 
-    public struct ContentState: Codable, Hashable {
+    package struct ContentState: Codable, Hashable {
         var phase: Phase
         var progress: Double = 0
         var etaDate: Date

@@ -4,27 +4,27 @@ import ActivityKit
 import CoreGraphics
 import Foundation
 
-public struct WorkoutAttributes: ActivityAttributes {
-    public typealias ContentState = State
+package struct WorkoutAttributes: ActivityAttributes {
+    package typealias ContentState = State
 
-    public struct State: Codable, Hashable {
-        public var heartRate: UInt8
-        public var elevation: Int16
-        public var steps: Int32
-        public var calories: Int64
-        public var lapCount: UInt
-        public var splitMillis: UInt16
-        public var totalMillis: UInt32
-        public var seed: UInt64
-        public var offset: Int8
-        public var pace: Float
-        public var distance: Double
-        public var barWidth: CGFloat
-        public var cadence: Optional<Int>
-        public var zones: [String: Double]
-        public var laps: [Lap]
-        public var sessionID: UUID
-        public var localOnly: Bool = false
+    package struct State: Codable, Hashable {
+        package var heartRate: UInt8
+        package var elevation: Int16
+        package var steps: Int32
+        package var calories: Int64
+        package var lapCount: UInt
+        package var splitMillis: UInt16
+        package var totalMillis: UInt32
+        package var seed: UInt64
+        package var offset: Int8
+        package var pace: Float
+        package var distance: Double
+        package var barWidth: CGFloat
+        package var cadence: Optional<Int>
+        package var zones: [String: Double]
+        package var laps: [Lap]
+        package var sessionID: UUID
+        package var localOnly: Bool = false
 
         enum CodingKeys: String, CodingKey {
             case heartRate = "hr"
@@ -35,13 +35,13 @@ public struct WorkoutAttributes: ActivityAttributes {
         }
     }
 
-    public var athlete: String
-    public var goalMeters: Int
+    package var athlete: String
+    package var goalMeters: Int
 }
 
 extension WorkoutAttributes {
-    public struct Lap: Codable, Hashable {
-        public var index: Int
-        public var duration: TimeInterval
+    package struct Lap: Codable, Hashable {
+        package var index: Int
+        package var duration: TimeInterval
     }
 }
