@@ -16,14 +16,6 @@ package protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadEr
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64
 
-    /// `append(_:completion:)` for a device push (its `record`); a store may encode it from the request and answer
-    /// without building the record first (`SQLiteDeliveryStore`).
-    @discardableResult
-    func append(
-        _ push: consuming DevicePushRecord,
-        completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
-    ) -> Int64
-
     // Reads (`deliveries`, `delivery(id:)`, `delivery(apnsID:)`, `waitForNext`, `exportJSONLines`) come from
     // `DeliveryReader`. A store's `waitForNext` returns only durable records and clamps `timeout` to `maxWait`.
 
@@ -62,14 +54,6 @@ extension DeliveryStore {
 
     package func check() throws(DeliveryStoreError) -> StoreCheckReport {
         StoreCheckReport(problems: [], rows: try count(), undecodable: [], undecodableCount: 0, seconds: 0)
-    }
-
-    @discardableResult
-    package func append(
-        _ push: consuming DevicePushRecord,
-        completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
-    ) -> Int64 {
-        append(push.record, completion: completion)
     }
 
     /// Group-commit append: `onDurable` runs after the record's COMMIT. If the record cannot be written, `onDurable`

@@ -13,8 +13,9 @@ final class SQLiteConnection {
         case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
         }
+        cnative_sqlite_memstatus_off_once()
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, flags, Self.vfs)
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
         handle = db
         if rc != SQLITE_OK {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
@@ -26,17 +27,6 @@ final class SQLiteConnection {
     }
 
     deinit { close() }
-
-    /// The VFS every connection opens with: the default one, but writing each WAL frame (header and page) in one
-    /// write rather than two, half the write system calls of a commit (`cnative_sqlite_held_write_vfs`). nil (the
-    /// default VFS) if it could not be registered.
-    private static let vfs: String? = cnative_sqlite_held_write_vfs().map { String(cString: $0) }
-
-    /// WAL writes the VFS has merged with their frame header, process-wide (tests).
-    static var mergedWALWrites: Int {
-        _ = vfs
-        return Int(cnative_sqlite_merged_wal_writes())
-    }
 
     /// Whether closing this connection (the file's last) copies the WAL into the file (SQLite's default). Off while a
     /// file is checked: one that fails must stay as it was found.

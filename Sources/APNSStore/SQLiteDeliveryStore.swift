@@ -5,7 +5,7 @@ import Synchronization
 
 /// The default store: one SQLite file in WAL mode, written by a single writer thread with group commit.
 ///
-/// Appending threads encode the record (packed: `SQLiteStoredRecord`) and queue it; the writer takes everything
+/// Appending threads encode the record (`DeliveryCodec`) and queue it; the writer takes everything
 /// queued, inserts it in one transaction, applies retention, commits, and only then calls each record's
 /// completion, so a 200 goes out only for a record on disk. Reads use a second connection (WAL lets them run beside the writer).
 ///
@@ -26,8 +26,6 @@ package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     private let queue: WriterQueue
-    /// Pack each appended record (self-contained: `SQLiteStoredRecord`), one per appending thread.
-    private let packers = DeliveryPackers.selfContained()
     let signal: DurableSignal
     // `reader` is only used with `readerLock` held; everything else is Sendable.
     private let readerLock = NSLock()
@@ -158,25 +156,8 @@ package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     package func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
-        appendEncoded(record, completion: completion)
-    }
-
-    /// `append` for a device push: its row encoded straight from its request and answer (the same bytes as its
-    /// `record`'s, without building that value and its headers array first).
-    @discardableResult
-    package func append(
-        _ push: consuming DevicePushRecord,
-        completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
-    ) -> Int64 {
-        appendEncoded(push, completion: completion)
-    }
-
-    private func appendEncoded<Record: PackableDelivery>(
-        _ record: Record, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
-    ) -> Int64 {
-        // The row (the record packed by this thread's packer) is encoded here, outside the queue's lock; only its
-        // id is set under it.
-        var delivery = packers.withPacker { packer in EncodedDelivery(record, id: 0, packer: &packer) }
+        // The row is encoded here, on the appending thread, outside the queue's lock; only its id is set under it.
+        var delivery = EncodedDelivery(record, id: 0)
         let id = queue.enqueueAppend { id in
             delivery.assign(id: id)
             return .append(delivery, completion: completion)

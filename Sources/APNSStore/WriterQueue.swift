@@ -12,7 +12,7 @@ enum WriterCommand {
     case barrier(completion: @Sendable () -> Void)
 }
 
-/// A record ready for the writer: its row encoded on the appending thread (the record packed), so the single writer
+/// A record ready for the writer: its row encoded on the appending thread, so the single writer
 /// only binds and steps.
 struct EncodedDelivery: Sendable {
     private(set) var id: Int64
@@ -25,25 +25,14 @@ struct EncodedDelivery: Sendable {
     /// The record's receive time in nanoseconds (also in `row`), for the index's age sweep.
     let receivedAt: Int64
 
-    /// `record`'s row as the store writes it (id 0: the row id is the id), packed by a packer of its own.
+    /// `record`'s row as the store writes it (`DeliveryCodec` after its format tag).
     init(_ record: DeliveryRecord, id: Int64) {
-        var packer = DeliveryPacker.selfContained()
-        self.init(record, id: id, packer: &packer)
-    }
-
-    /// `record`'s row, the record packed by `packer` (a self-contained one: `DeliveryPacker.selfContained()`),
-    /// whose scratch buffer is copied into the row after `SQLiteStoredRecord.packedTag`.
-    ///
-    /// `record` borrowed (an initialiser's parameters are owned by default: each caller copied a device push in and
-    /// destroyed it again).
-    init<Record: PackableDelivery>(_ record: borrowing Record, id: Int64, packer: inout DeliveryPacker) {
-        _ = packer.packInScratch(record)
-        // The columns outside the closure that reads the packed bytes: a closure using `record` copied it.
-        self.init(columnsOf: record, id: id, blobCapacity: 1 + packer.packedByteCount)
-        let blob = row.beginBlob()
-        row.storage.appendRaw(SQLiteStoredRecord.packedTag)
-        packer.withPackedBytes { packed in row.storage.appendRaw(UnsafeRawBufferPointer(packed)) }
-        row.endBlob(blob)
+        var blob: [UInt8] = []
+        blob.reserveCapacity(512 + record.payload.count)
+        blob.append(DeliveryCodec.formatTag)
+        DeliveryCodec.encode(record, into: &blob)
+        self.init(columnsOf: record, id: id, blobCapacity: blob.count)
+        row.append(.blob(blob))
         appendKeys()
     }
 
@@ -60,7 +49,7 @@ struct EncodedDelivery: Sendable {
     /// The columns are written here in `DeliveryRecord.columnFields`' order (the order `SQLiteSchema.insert` names
     /// them; a test holds the two to the same values), read straight from the record: going through the field
     /// table's closures retained and called one closure per column of every push.
-    private init<Record: PackableDelivery>(columnsOf record: borrowing Record, id: Int64, blobCapacity: Int) {
+    private init(columnsOf record: DeliveryRecord, id: Int64, blobCapacity: Int) {
         self.id = id
         let apnsID = record.apnsID
         let deviceToken = record.deviceToken

@@ -59,6 +59,13 @@ int cnative_X509_NAME_print_rfc2253(BIO *bio, const X509_NAME *name) {
 
 sqlite3_destructor_type cnative_sqlite_transient(void) { return SQLITE_TRANSIENT; }
 
+static void sqliteMemstatusOff(void) { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); }
+
+void cnative_sqlite_memstatus_off_once(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, sqliteMemstatusOff);
+}
+
 int cnative_sqlite_checkpoint_on_close(sqlite3 *db, int enabled) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, (int *)0);
 }

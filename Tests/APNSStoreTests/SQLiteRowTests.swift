@@ -60,7 +60,7 @@ import Testing
         // The blob is the packed record, which reads back as the record.
         for (offset, record) in Self.records.enumerated() {
             let stored = EncodedDelivery(record, id: 1).storedRecord
-            #expect(stored.first == SQLiteStoredRecord.packedTag, "record \(offset)")
+            #expect(stored.first == DeliveryCodec.formatTag, "record \(offset)")
             #expect(
                 try SQLiteStoredRecord.record(stored, id: 1, receivedAt: record.receivedAt.nanosecondsSinceEpoch)
                     == record.withID(1), "record \(offset)")

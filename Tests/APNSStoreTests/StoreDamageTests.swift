@@ -69,7 +69,7 @@ struct StoreDamageTests {
 
     /// A bad disk turns a packed record into other bytes: decoding them throws (the row is left out), never traps.
     @Test func damagedPackedRecordsThrowInsteadOfTrapping() throws {
-        let stored = SQLiteStoredRecordTests.forms(PackedDeliveryRecordTests.liveActivity).packed
+        let stored = SQLiteStoredRecordTests.forms(DeliveryCodecTests.liveActivity).packed
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt64 {
             state ^= state << 13
@@ -86,7 +86,7 @@ struct StoreDamageTests {
                 for index in start..<min(bytes.count, start + 64) { bytes[index] ^= 0xFF }
             } else {
                 // Random bytes behind the packed tag.
-                bytes = [SQLiteStoredRecord.packedTag] + (0..<Int(next() % 600)).map { _ in UInt8(truncatingIfNeeded: next()) }
+                bytes = [DeliveryCodec.formatTag] + (0..<Int(next() % 600)).map { _ in UInt8(truncatingIfNeeded: next()) }
             }
             if (try? SQLiteStoredRecord.record(bytes, id: 1, receivedAt: 0)) != nil { decoded += 1 }
         }

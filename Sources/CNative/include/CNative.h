@@ -97,10 +97,8 @@ sqlite3_destructor_type cnative_sqlite_transient(void);
 /// sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, !enabled, NULL) (a variadic call Swift cannot make):
 /// with `enabled` 0, closing the last connection leaves the WAL as it is instead of copying it into the file.
 int cnative_sqlite_checkpoint_on_close(sqlite3 *db, int enabled);
-/// The name of a VFS (registered on the first call, with SQLite's memory statistics turned off) that writes each WAL
-/// frame's header and page in one write instead of two (sqlite_wal_vfs.c); NULL when it could not be registered.
-const char *cnative_sqlite_held_write_vfs(void);
-/// How many writes that VFS has merged with a held header so far (tests).
-long cnative_sqlite_merged_wal_writes(void);
+/// sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) once per process, before the first connection opens (a variadic call
+/// Swift cannot make): SQLite then keeps no memory statistics, a mutex and two counters less on every allocation.
+void cnative_sqlite_memstatus_off_once(void);
 
 #endif

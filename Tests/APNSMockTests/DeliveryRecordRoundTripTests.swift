@@ -6,11 +6,10 @@ import Testing
 @testable import APNSMock
 @testable import APNSStore
 
-/// The in-memory store packs a device push straight from its request and the pipeline's answer
-/// (`DevicePushRecord`). That must give the bytes, and the record read back, that packing the `DeliveryRecord` the
-/// recorder used to build gives: checked over varied pushes (cleartext, TLS, client certificates, every form of
+/// The recorder builds each push's record once from its request and the pipeline's answer, and each store engine
+/// gives it back as it was: checked over varied pushes (cleartext, TLS, client certificates, every form of
 /// `authorization`, missing pseudo-headers, each kind of verdict, device outcomes, warnings, injected faults).
-@Suite struct DevicePushRecordPackingTests {
+@Suite struct DeliveryRecordRoundTripTests {
     static let token = String(repeating: "0123456789abcdef", count: 10)
     static let jwt = "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2In0.c2ln"
     static let apnsID = "54A6AD69-5BF5-4984-A811-1CFEFFCB3841"
@@ -110,7 +109,7 @@ import Testing
         ]
     }
 
-    /// The record as the recorder built it before `DevicePushRecord` (kept here as the reference).
+    /// The record spelled out field by field from the request and the verdict (the reference).
     static func referenceRecord(
         request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64
     ) -> DeliveryRecord {
@@ -175,80 +174,38 @@ import Testing
         return cases
     }
 
-    /// Also the SQLite store's row (its columns, keys and self-contained record): the same bytes from either.
-    @Test func aPushPacksToTheBytesOfItsRecord() {
-        var direct = DeliveryPacker(shared: SharedDeliveryPools())
-        var fromRecord = DeliveryPacker(shared: SharedDeliveryPools())
-        var directRow = DeliveryPacker.selfContained()
-        var fromRecordRow = DeliveryPacker.selfContained()
+    @Test func theRecorderBuildsTheReferenceRecord() {
         let memo = RedactedAuthorizationMemo()
         for (number, test) in Self.cases.enumerated() {
-            let reference = Self.referenceRecord(request: test.request, draft: test.draft, latencyMicroseconds: test.latency)
-            let push = DeliveryRecorder.devicePush(
+            let record = DeliveryRecorder.record(
                 request: test.request, draft: test.draft, latencyMicroseconds: test.latency,
                 redactions: number % 2 == 0 ? memo : nil)
-            #expect(push.record == reference, "\(test.name)")
-            let pushRow = EncodedDelivery(push, id: Int64(number + 1), packer: &directRow)
-            let recordRow = EncodedDelivery(reference, id: Int64(number + 1), packer: &fromRecordRow)
-            #expect(pushRow.row.bytes == recordRow.row.bytes, "\(test.name)")
-            #expect(pushRow.apnsKey == recordRow.apnsKey && pushRow.tokenKey == recordRow.tokenKey, "\(test.name)")
-            #expect(pushRow.receivedAt == recordRow.receivedAt, "\(test.name)")
-            let directBytes = direct.packedBytes(push)
-            let recordBytes = fromRecord.packedBytes(reference)
-            #expect(directBytes != nil && directBytes == recordBytes, "\(test.name)")
-            let pools = direct.shared!.snapshot()
-            let back = directBytes.flatMap { bytes in
-                bytes.withUnsafeBufferPointer {
-                    PackedDeliveryRecord.unpack(
-                        $0, id: Int64(number + 1), receivedAt: reference.receivedAt, pools: pools)
-                }
-            }
-            #expect(back == reference.withID(Int64(number + 1)), "\(test.name)")
-        }
-    }
-
-    /// Through the store: read back as the reference record, packed or (pools too small) kept whole.
-    @Test(arguments: [
-        DeliveryInternPools(),
-        DeliveryInternPools(
-            strings: InternPool(capacity: 3), tls: InternPool(capacity: 1), faults: InternPool(capacity: 1),
-            certificates: InternPool(capacity: 1), payloads: InternPool(capacity: 1)),
-    ])
-    func theStoreGivesBackTheReferenceRecord(pools: DeliveryInternPools) throws {
-        let store = InMemoryDeliveryStore(retention: RetentionPolicy(maxAge: nil), clock: SystemClock(), pools: pools)
-        let memo = RedactedAuthorizationMemo()
-        for test in Self.cases {
-            let push = DeliveryRecorder.devicePush(
-                request: test.request, draft: test.draft, latencyMicroseconds: test.latency, redactions: memo)
-            let id = try #require(store.appendNow(push))
             let reference = Self.referenceRecord(request: test.request, draft: test.draft, latencyMicroseconds: test.latency)
-            #expect(try store.delivery(id: id) == reference.withID(id), "\(test.name)")
+            #expect(record == reference, "\(test.name)")
         }
     }
 
-    /// Through the SQLite store, which encodes its row straight from the push: read back as the reference record.
-    @Test func theSQLiteStoreGivesBackTheReferenceRecord() throws {
+    enum Engine: String, CaseIterable { case sqlite, memory }
+
+    /// Through each engine (the same encoded rows): every record reads back as the reference record.
+    @Test(arguments: Engine.allCases)
+    func theStoreGivesBackTheReferenceRecord(engine: Engine) throws {
         let memo = RedactedAuthorizationMemo()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("device-push-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("round-trip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteDeliveryStore(
-            directory: directory.path, retention: RetentionPolicy(maxCount: 10_000, maxAge: nil))
+        let retention = RetentionPolicy(maxCount: 10_000, maxAge: nil)
+        let store: any DeliveryStore = switch engine {
+        case .sqlite: try SQLiteDeliveryStore(directory: directory.path, retention: retention)
+        case .memory: InMemoryDeliveryStore(retention: retention)
+        }
         defer { store.close() }
         for test in Self.cases {
-            let push = DeliveryRecorder.devicePush(
+            let record = DeliveryRecorder.record(
                 request: test.request, draft: test.draft, latencyMicroseconds: test.latency, redactions: memo)
-            let id = store.append(push) { _ in }
+            let id = store.append(record) { _ in }
             store.flush()
             let reference = Self.referenceRecord(request: test.request, draft: test.draft, latencyMicroseconds: test.latency)
             #expect(try store.delivery(id: id) == reference.withID(id), "\(test.name)")
         }
-    }
-}
-
-extension DeliveryPacker {
-    /// The bytes the store would copy into its arena for `record`; nil when it would keep the record whole.
-    mutating func packedBytes<Record: PackableDelivery>(_ record: Record) -> [UInt8]? {
-        guard packInScratch(record) != nil else { return nil }
-        return withPackedBytes { Array($0) }
     }
 }
