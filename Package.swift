@@ -6,11 +6,12 @@ import PackageDescription
 ///   HTTPContract: requests, responses, connection facts, time and `Locked`: what the transport and the
 ///     application agree on. Knows nothing of APNs.
 ///   APNSCore, APNSLiveActivity, ActivitySourceParser: pure Swift that knows APNs (APNSCore re-exports
-///     HTTPContract). APNSMetrics: request and connection counters, pure Swift.
+///     HTTPContract; the delivery record, its JSON form, filters and the `DeliveryReader` protocol are in
+///     APNSCore/Delivery). APNSMetrics: request and connection counters, pure Swift.
 ///   APNSPipeline: the pure push pipeline over the core and the Live Activity device.
 ///   CNative (C headers + shims) → edge modules that alone touch C:
 ///     APNSTransport (nghttp2/libevent/TLS; sees HTTPContract only, never an APNs type),
-///     APNSCrypto (ES256), APNSStore (SQLite; also the one `DeliveryReader` every read goes through),
+///     APNSCrypto (ES256), APNSStore (the `DeliveryStore` protocol, its SQLite and in-memory engines, the record codec),
 ///     APNSAdmin (the admin API server on evhttp, its router and the inspector files).
 ///   APNSAdminClient (HTTP/1.1 client of the admin API, over APNSClient's socket) and DeliveryRendering (tables and explanations for
 ///     a terminal): the command line's side, apart from the server.
@@ -61,8 +62,8 @@ let package = Package(
             // Compiled into the binary (PackageResources): a copied binary serves the inspector without a bundle.
             resources: [.embedInCode("Inspector")]
         ),
-        .target(name: "APNSAdminClient", dependencies: ["APNSJSON", "APNSCore", "APNSStore", "APNSClient"]),
-        .target(name: "DeliveryRendering", dependencies: ["APNSCore", "APNSStore"]),
+        .target(name: "APNSAdminClient", dependencies: ["APNSJSON", "APNSCore", "APNSClient"]),
+        .target(name: "DeliveryRendering", dependencies: ["APNSCore"]),
         // Appends records under load and prints each id once durable; the kill -9 test in APNSStoreTests runs it.
         .executableTarget(name: "store-crash-writer", dependencies: ["APNSStore", "APNSCore"]),
         .target(
@@ -77,7 +78,7 @@ let package = Package(
         // The HTTP/2 client of `apns-mock push` and `conformance server` (nghttp2 + OpenSSL, confined to two files).
         .target(name: "APNSClient", dependencies: ["CNative", "HTTPContract", "APNSJSON", "APNSCore", "APNSCrypto", "NGHTTP2Bridge"]),
         // Graders of other senders (`apns-mock check`, `conformance sender`): pure, fed the admin API's records.
-        .target(name: "APNSConformance", dependencies: ["APNSJSON", "APNSStore"]),
+        .target(name: "APNSConformance", dependencies: ["APNSJSON", "APNSCore"]),
         .executableTarget(
             name: "apns-mock",
             dependencies: [

@@ -1,6 +1,6 @@
 import APNSClient
 import APNSJSON
-import APNSStore
+import APNSCore
 import Foundation
 
 /// A blocking client of the admin API for the command line (`apns-mock deliveries`, `apns-mock explain`).

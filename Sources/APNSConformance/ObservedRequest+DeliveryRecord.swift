@@ -1,4 +1,4 @@
-import APNSStore
+import APNSCore
 
 extension ObservedRequest {
     /// The request a delivery record describes.

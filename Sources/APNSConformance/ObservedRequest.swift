@@ -1,5 +1,5 @@
 import APNSJSON
-import APNSStore
+import APNSCore
 import Foundation
 
 /// One request the mock recorded, as the graders see it: made from a `DeliveryRecord` the admin API served

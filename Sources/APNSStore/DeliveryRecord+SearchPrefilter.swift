@@ -1,3 +1,4 @@
+import APNSCore
 /// Free-text search over stored records without a search column: the SQLite store keeps only the record's JSON, so
 /// `q` is answered by reading rows. Decoding every row would make a search cost a record decode per row; this
 /// answers "certainly not" from the JSON bytes alone for the usual query, and the reader decodes only the rows it

@@ -1,3 +1,4 @@
+import APNSCore
 /// The block tables of a version-6 file (`SQLiteSchema`) as one read sees them: each `deliveries_<firstID>` holds the
 /// ids from its first up to the next block's first (the last block: every later id), and the rows below
 /// `firstVisible` are retired by count retention but still in a block not yet dropped, so every read skips them.

@@ -1,3 +1,4 @@
+import APNSCore
 private import CNative
 
 /// One SQLite connection. The only file of the store that touches C: every sqlite3 call, pointer and error code is

@@ -1,3 +1,4 @@
+import APNSCore
 extension SQLiteLookupIndex {
     /// A lookup key (`SQLiteLookupKey`) as a dictionary key. The key is already a 64-bit FNV-1a hash of its text,
     /// so the dictionary's hash is a multiply-and-fold of it with the dictionary's seed instead of SipHash over its

@@ -1,3 +1,4 @@
+import APNSCore
 /// The table the SQLite store keeps. Filterable fields are columns; the whole record is a blob (`record`), so new
 /// record fields need no migration.
 ///
@@ -108,7 +109,7 @@ enum SQLiteSchema {
     /// them.
     static let keyColumns = ["apns_key", "token_key"]
 
-    /// Column names come from the record's field table (`DeliveryRecord.columnFields`), in the order
+    /// Column names come from the record's field table (`SQLiteSchema.recordColumns`), in the order
     /// `EncodedDelivery.row` binds them. A new filter column also needs a line in `create` and, for existing
     /// files, a migration (bump `version`).
     static let insert = insert(rowCount: 1, into: legacyTable)
@@ -122,7 +123,7 @@ enum SQLiteSchema {
     /// rolls back the whole transaction (`SQLiteDeliveryWriter.commit`), and FAIL keeps no such copy (9 % less CPU
     /// per row in a test of 16-row inserts of 2.3 KB rows).
     static func insert(rowCount rows: Int, into table: String = legacyTable) -> String {
-        let names = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"] + keyColumns
+        let names = ["id"] + SQLiteSchema.recordColumns.map(\.name) + ["search", "record"] + keyColumns
         let values = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         return (rows > 1 ? "INSERT OR FAIL" : "INSERT") + " INTO \(table)(\(names.joined(separator: ", "))) VALUES "
             + Array(repeating: values, count: rows).joined(separator: ", ")
@@ -297,3 +298,51 @@ enum SQLiteLookupKey {
         return Int64(bitPattern: hash)
     }
 }
+
+extension SQLiteSchema {
+    /// The filter columns beside the record blob, in the order `EncodedDelivery` writes them.
+    static let recordColumns: [DeliveryRecordColumn] = [
+        DeliveryRecordColumn("received_at", integer: { $0.receivedAt.nanosecondsSinceEpoch }),
+        DeliveryRecordColumn("token", text: { $0.deviceToken }),
+        DeliveryRecordColumn("status", integer: { Int64($0.status) }),
+        DeliveryRecordColumn("reason", text: { $0.reason }),
+        DeliveryRecordColumn("apns_id", text: { $0.apnsID }),
+        DeliveryRecordColumn("push_type", text: { $0.pushType }),
+        DeliveryRecordColumn("topic", text: { $0.topic }),
+    ]
+}
+
+/// A SQLite filter column and how its value is read from a record. A struct, not a tuple or a bare closure in an
+/// optional or an array: those hold the closure at the most general abstraction, and each call then went through a
+/// thunk that copied the whole record. The store's rows write the columns straight from the record
+/// (`EncodedDelivery.init(columnsOf:id:blobCapacity:)`, in `SQLiteSchema.recordColumns`' order); `value` is the
+/// reference they are tested against.
+struct DeliveryRecordColumn: Sendable {
+    enum Getter: Sendable {
+        case integer(@Sendable (DeliveryRecord) -> Int64)
+        /// nil: SQL NULL.
+        case text(@Sendable (DeliveryRecord) -> String?)
+    }
+
+    let name: String
+    let getter: Getter
+
+    init(_ name: String, integer: @escaping @Sendable (DeliveryRecord) -> Int64) {
+        self.name = name
+        getter = .integer(integer)
+    }
+
+    init(_ name: String, text: @escaping @Sendable (DeliveryRecord) -> String?) {
+        self.name = name
+        getter = .text(text)
+    }
+
+    /// The column's value for `record`.
+    func value(_ record: DeliveryRecord) -> SQLiteValue {
+        switch getter {
+        case .integer(let get): .integer(get(record))
+        case .text(let get): get(record).map { .text($0) } ?? .null
+        }
+    }
+}
+

@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 
 /// The store file's checks: SQLite's `quick_check` (when the store opens, and on demand) and what the WAL held

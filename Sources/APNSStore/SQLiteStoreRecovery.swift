@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 
 /// `apns-mock serve --recover`: a store file that failed its check is moved aside (renamed, never deleted), and

@@ -48,3 +48,15 @@ package struct StoredRecordEncoder: Sendable {
         return bytes.count
     }
 }
+
+extension DeviceHandling {
+    /// The SQL condition on the outcome code expression `column` that selects this class.
+    func sqlCondition(_ column: String) -> String {
+        switch self {
+        case .applied: "\(column) IN ('applied', 'dismissed')"
+        case .ignored: "\(column) LIKE 'ignored%'"
+        case .dropped: "\(column) LIKE 'dropped%'"
+        case .throttled: "\(column) = 'throttled'"
+        }
+    }
+}

@@ -46,7 +46,7 @@ struct EncodedDelivery: Sendable {
 
     /// The row up to the record's blob: the id, the filter columns and the empty search column.
     ///
-    /// The columns are written here in `DeliveryRecord.columnFields`' order (the order `SQLiteSchema.insert` names
+    /// The columns are written here in `SQLiteSchema.recordColumns`' order (the order `SQLiteSchema.insert` names
     /// them; a test holds the two to the same values), read straight from the record: going through the field
     /// table's closures retained and called one closure per column of every push.
     private init(columnsOf record: DeliveryRecord, id: Int64, blobCapacity: Int) {

@@ -1,5 +1,5 @@
 import APNSJSON
-import APNSStore
+import APNSCore
 import Foundation
 
 /// The report `apns-mock explain <apns-id>` prints: verdict, reason, explanation, warnings, Live Activity outcome,

@@ -1,5 +1,4 @@
 import APNSCore
-import APNSStore
 import Foundation
 
 /// The aligned table `apns-mock deliveries` prints: one line per delivery, columns padded to the widest value,

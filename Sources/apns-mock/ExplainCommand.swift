@@ -1,4 +1,5 @@
 import DeliveryRendering
+import APNSCore
 import APNSStore
 import ArgumentParser
 import Foundation

@@ -1,5 +1,6 @@
 @testable import APNSAdmin
 @testable import APNSClient
+@testable import APNSCore
 @testable import APNSStore
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import APNSAdmin
 import APNSAdminClient
-import APNSCore
+@testable import APNSCore
 import APNSMetrics
 import DeliveryFixtures
 @testable import APNSStore

@@ -1,4 +1,5 @@
 import APNSAdmin
+import APNSCore
 import APNSStore
 import Foundation
 import Testing

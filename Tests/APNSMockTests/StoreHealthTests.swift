@@ -1,3 +1,4 @@
+import APNSCore
 import APNSStore
 import HTTPContract
 import Testing

@@ -1,3 +1,4 @@
+import APNSCore
 import APNSStore
 import Foundation
 import Testing

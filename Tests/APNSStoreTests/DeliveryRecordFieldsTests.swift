@@ -1,4 +1,4 @@
-import APNSCore
+@testable import APNSCore
 import DeliveryFixtures
 import APNSJSON
 import Foundation
@@ -107,7 +107,7 @@ import Testing
             .filter { $0.hasSuffix(",") || $0.hasSuffix("NOT NULL") || $0.hasSuffix("INTEGER") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
             .filter { $0 != "CREATE" }
-        let inserted = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"] + SQLiteSchema.keyColumns
+        let inserted = ["id"] + SQLiteSchema.recordColumns.map(\.name) + ["search", "record"] + SQLiteSchema.keyColumns
         #expect(Set(created) == Set(inserted))
         #expect(created.count == inserted.count)
         #expect(SQLiteSchema.insert.hasPrefix("INSERT INTO deliveries(id, received_at, "))

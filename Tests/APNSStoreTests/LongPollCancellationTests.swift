@@ -1,4 +1,4 @@
-import APNSCore
+@testable import APNSCore
 @testable import APNSStore
 import DeliveryFixtures
 import Foundation

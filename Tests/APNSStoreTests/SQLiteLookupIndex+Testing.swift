@@ -1,3 +1,4 @@
+@testable import APNSCore
 @testable import APNSStore
 
 extension SQLiteLookupIndex {

@@ -1,4 +1,4 @@
-import APNSCore
+@testable import APNSCore
 import APNSJSON
 
 @testable import APNSStore

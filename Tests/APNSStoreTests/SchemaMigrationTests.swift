@@ -1,4 +1,4 @@
-import APNSCore
+@testable import APNSCore
 import DeliveryFixtures
 import Foundation
 import Testing
@@ -33,7 +33,7 @@ import Testing
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.execute(versionOne)
         // Version 1 bound the same values as version 2 without the trailing lookup keys.
-        let names = ["id"] + DeliveryRecord.columnFields.map(\.name) + ["search", "record"]
+        let names = ["id"] + SQLiteSchema.recordColumns.map(\.name) + ["search", "record"]
         let insert = try connection.prepare(
             "INSERT INTO deliveries(\(names.joined(separator: ", "))) VALUES ("
                 + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")")

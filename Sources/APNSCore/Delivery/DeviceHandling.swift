@@ -1,4 +1,3 @@
-import APNSCore
 
 /// What the simulated device made of a Live Activity push, in the four words a person filters on. APNs answers
 /// 200 to all of them (A-LA); only the record knows the device dropped, ignored or throttled the push, so every view
@@ -41,16 +40,6 @@ package enum DeviceHandling: String, Sendable, Hashable, CaseIterable {
     /// Whether `code` (a record's `liveActivity.code`) is of this class; the SQLite store uses the same test in SQL.
     package func matches(outcomeCode code: String?) -> Bool {
         code.flatMap(DeviceHandling.init(outcomeCode:)) == self
-    }
-
-    /// The SQL condition on the outcome code expression `column` that selects this class.
-    func sqlCondition(_ column: String) -> String {
-        switch self {
-        case .applied: "\(column) IN ('applied', 'dismissed')"
-        case .ignored: "\(column) LIKE 'ignored%'"
-        case .dropped: "\(column) LIKE 'dropped%'"
-        case .throttled: "\(column) = 'throttled'"
-        }
     }
 }
 

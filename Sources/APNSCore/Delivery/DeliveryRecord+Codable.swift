@@ -1,4 +1,3 @@
-import APNSCore
 import APNSJSON
 import Foundation
 
@@ -26,7 +25,7 @@ extension DeliveryRecord {
 
     /// `iso8601` as a JSON string value, written from a buffer on the stack (the 24-byte `String` was an allocation
     /// per recorded push).
-    static func writeISO8601(_ time: Timestamp, to writer: inout JSONWriter) {
+    package static func writeISO8601(_ time: Timestamp, to writer: inout JSONWriter) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { bytes in
             let count = writeISO8601(time, into: bytes)
             writer.string(utf8: UnsafeBufferPointer(rebasing: bytes[..<count]))

@@ -1,4 +1,3 @@
-import APNSCore
 import Foundation
 
 /// Everything the mock knows about one request it answered, accepted or not: what arrived, on which connection,
@@ -103,7 +102,7 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
     package var payloadText: String? { String(validating: payload, as: UTF8.self) }
 
     /// A copy with the id the store assigned.
-    func withID(_ newID: Int64) -> DeliveryRecord {
+    package func withID(_ newID: Int64) -> DeliveryRecord {
         var copy = self
         copy.id = newID
         return copy

@@ -1,4 +1,3 @@
-import APNSCore
 
 /// Which deliveries a list, export or long poll is about. Every field is optional; set fields must all match.
 /// The in-memory store evaluates `matches`; the SQLite store translates the same fields to SQL, and the shared
@@ -86,7 +85,7 @@ package struct DeliveryQuery: Sendable, Hashable {
         self.order = order
     }
 
-    func matches(_ record: DeliveryRecord) -> Bool {
+    package func matches(_ record: DeliveryRecord) -> Bool {
         if let afterID, record.id <= afterID { return false }
         if let beforeID, record.id >= beforeID { return false }
         return filter.matches(record)

@@ -1,4 +1,3 @@
-import APNSCore
 
 /// The client certificate a push's connection presented, as the delivery record keeps it: who it names and what
 /// APNs would read from it (A-CERT). Shown by the admin API, `apns-mock explain` and the inspector.

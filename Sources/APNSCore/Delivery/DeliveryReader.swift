@@ -1,4 +1,3 @@
-import APNSCore
 import Foundation
 
 /// One way to read deliveries, whoever holds them: the running server's store (`DeliveryStore`), a store file
@@ -78,4 +77,4 @@ extension DeliveryReader {
 }
 
 /// Records per page of `exportJSONLines`.
-let exportPageSize = 1_000
+package let exportPageSize = 1_000

@@ -1,4 +1,3 @@
-import APNSCore
 import APNSJSON
 import Foundation
 

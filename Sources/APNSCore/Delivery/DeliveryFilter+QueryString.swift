@@ -1,4 +1,3 @@
-import APNSCore
 import Foundation
 
 /// The query-string form of a delivery filter, shared by the admin server (parsing) and the command line client

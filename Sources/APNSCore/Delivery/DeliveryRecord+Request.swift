@@ -1,4 +1,3 @@
-import APNSCore
 import Foundation
 
 extension DeliveryRecord {
@@ -33,13 +32,13 @@ extension DeliveryRecord {
 /// kept in `providerToken`).
 package enum RecordedHeaders {
     /// How many headers `forEach` hands out.
-    static func count(_ request: HTTPRequest) -> Int {
+    package static func count(_ request: HTTPRequest) -> Int {
         2 + (request.scheme == nil ? 0 : 1) + (request.authority == nil ? 0 : 1) + request.headers.count
     }
 
     /// Calls `body` with each recorded header's index, name and value, in order.
     @inline(__always)
-    static func forEach(
+    package static func forEach(
         _ request: HTTPRequest, redactions: AuthorizationRedactionMemo?,
         _ body: (_ index: Int, _ name: String, _ value: String) -> Void
     ) {

@@ -1,50 +1,45 @@
-import APNSCore
 import APNSJSON
 import Foundation
 
 /// One field of a delivery record's stored and served form: its JSON key(s), how it is written and read back, the
-/// text free-text search sees, and the SQLite filter column it fills, if any.
-struct DeliveryRecordField: Sendable {
+/// text free-text search sees.
+package struct DeliveryRecordField: Sendable {
     /// Writes `"key":value` into the record's open object; nothing for an absent optional.
-    let write: @Sendable (DeliveryRecord, inout JSONWriter) -> Void
+    package let write: @Sendable (DeliveryRecord, inout JSONWriter) -> Void
     /// Reads the field from the parsed record object into `record`; throws when a required key is missing or has
     /// the wrong type. nil for fields that are only written (`receivedAt` as text, `accepted`).
-    let read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?
+    package let read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?
     /// Appends the texts `q` searches in this field; nil when search does not look at it.
-    let search: (@Sendable (DeliveryRecord, inout [String]) -> Void)?
-    /// The SQLite column beside the JSON blob that lets the store filter on this field, with its value.
-    let column: DeliveryRecordColumn?
+    package let search: (@Sendable (DeliveryRecord, inout [String]) -> Void)?
     /// How the admin API and the command line show the field, where that differs from `write` (the stored form).
-    let present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)?
+    package let present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)?
 
-    init(
+    package init(
         write: @escaping @Sendable (DeliveryRecord, inout JSONWriter) -> Void,
         read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?,
         search: (@Sendable (DeliveryRecord, inout [String]) -> Void)? = nil,
-        column: DeliveryRecordColumn? = nil,
         present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)? = nil
     ) {
         self.present = present
         self.write = write
         self.read = read
         self.search = search
-        self.column = column
     }
 }
 
 /// Why stored or served record JSON does not read back as a record.
-struct DeliveryRecordDecodingError: Error, CustomStringConvertible {
-    var description: String
+package struct DeliveryRecordDecodingError: Error, CustomStringConvertible {
+    package var description: String
 }
 
 extension DeliveryRecord {
-    /// The record's one description, in JSON key order. The admin API, JSON Lines export and the SQLite `record`
-    /// blob are `jsonBytes` (written from this table), `Codable` reads and writes the same form, `searchText` and
-    /// the SQLite filter columns come from here too. A new record field is one entry here plus its stored property.
+    /// The record's JSON description, in JSON key order. The admin API and JSON Lines export are `jsonBytes`
+    /// (written from this table), `Codable` reads and writes the same form, `searchText` comes from here too. A new
+    /// record field is its stored property, one entry here and a line each in `DeliveryCodec.encode` and `decode`.
     ///
     /// The form: camelCase keys, `receivedAt` as nanoseconds plus a readable ISO 8601 copy, the payload as text when
     /// it is UTF-8 (else base64), `accepted` spelled out for clients that filter on it; absent optionals left out.
-    static let fields: [DeliveryRecordField] = [
+    package static let fields: [DeliveryRecordField] = [
         .integer("id", { $0.id }, { $0.id = $1 }, required: false),
         DeliveryRecordField(
             write: { record, writer in
@@ -56,8 +51,7 @@ extension DeliveryRecord {
             write: { record, writer in writer.field("receivedAtNanos", record.receivedAt.nanosecondsSinceEpoch) },
             read: { object, record throws(DeliveryRecordDecodingError) in
                 record.receivedAt = Timestamp(nanosecondsSinceEpoch: try int64(object, "receivedAtNanos"))
-            },
-            column: DeliveryRecordColumn("received_at", integer: { $0.receivedAt.nanosecondsSinceEpoch })),
+            }),
         DeliveryRecordField(
             write: { record, writer in writer.field("connectionId", Int64(bitPattern: record.connectionID)) },
             read: { object, record throws(DeliveryRecordDecodingError) in
@@ -137,7 +131,7 @@ extension DeliveryRecord {
             }),
         .string("method", { $0.method }, { $0.method = $1 }),
         .string("path", { $0.path }, { $0.path = $1 }, searched: true),
-        .optionalString("deviceToken", { $0.deviceToken }, { $0.deviceToken = $1 }, searched: true, column: "token"),
+        .optionalString("deviceToken", { $0.deviceToken }, { $0.deviceToken = $1 }, searched: true),
         .pairs(
             "headers", ("name", "value"), required: true, { $0.headers }, { $0.headers = $1 },
             make: { HeaderField($0, $1) },
@@ -209,11 +203,10 @@ extension DeliveryRecord {
                     throw DeliveryRecordDecodingError(description: "status is out of range")
                 }
                 record.status = status
-            },
-            column: DeliveryRecordColumn("status", integer: { Int64($0.status) })),
-        .optionalString("reason", { $0.reason }, { $0.reason = $1 }, searched: true, column: "reason"),
+            }),
+        .optionalString("reason", { $0.reason }, { $0.reason = $1 }, searched: true),
         DeliveryRecordField(write: { record, writer in writer.field("accepted", record.accepted) }, read: nil),
-        .string("apnsId", { $0.apnsID }, { $0.apnsID = $1 }, searched: true, column: "apns_id"),
+        .string("apnsId", { $0.apnsID }, { $0.apnsID = $1 }, searched: true),
         .optionalString("apnsUniqueId", { $0.apnsUniqueID }, { $0.apnsUniqueID = $1 }, searched: true),
         .pairs(
             "warnings", ("code", "message"), required: false, { $0.warnings }, { $0.warnings = $1 },
@@ -230,8 +223,8 @@ extension DeliveryRecord {
                 case let other?: throw DeliveryRecordDecodingError(description: "strict is \(other.typeDescription)")
                 }
             }),
-        .optionalString("pushType", { $0.pushType }, { $0.pushType = $1 }, searched: true, column: "push_type"),
-        .optionalString("topic", { $0.topic }, { $0.topic = $1 }, searched: true, column: "topic"),
+        .optionalString("pushType", { $0.pushType }, { $0.pushType = $1 }, searched: true),
+        .optionalString("topic", { $0.topic }, { $0.topic = $1 }, searched: true),
         DeliveryRecordField(
             write: { record, writer in
                 guard let outcome = record.liveActivity else { return }
@@ -277,14 +270,12 @@ extension DeliveryRecord {
             search: { record, parts in if let injected = record.injected { parts.append(injected.effect) } }),
     ]
 
-    /// The SQLite filter columns, in `fields` order (`SQLiteSchema` creates them; the writer fills them).
-    static let columnFields = fields.compactMap(\.column)
     /// The writers and search parts alone: iterating `fields` would retain every closure of each entry per record.
-    static let writers = fields.map { DeliveryRecordFieldWriter(write: $0.write) }
+    package static let writers = fields.map { DeliveryRecordFieldWriter(write: $0.write) }
     /// The writers of the admin API's and the command line's form: the stored fields, then what is derived from
     /// them for people (never stored, so never out of date): `fix`, how to fix the answer (`HowToFix`, from the rule
     /// that decided), and `deviceWillMisbehave`, the warning codes that make an accepted push misbehave on the device.
-    static let presentedWriters = fields.map { DeliveryRecordFieldWriter(write: $0.present ?? $0.write) } + [
+    package static let presentedWriters = fields.map { DeliveryRecordFieldWriter(write: $0.present ?? $0.write) } + [
         DeliveryRecordFieldWriter { record, writer in
             if let fix = record.fix { writer.field("fix", fix) }
         },
@@ -293,7 +284,7 @@ extension DeliveryRecord {
             if !codes.isEmpty { writer.field("deviceWillMisbehave", JSONValue.array(codes.map(JSONValue.string))) }
         },
     ]
-    static let searchers = fields.compactMap(\.search)
+    package static let searchers = fields.compactMap(\.search)
 
     /// A record with every field empty, for `init(json:)` to fill.
     private static let empty = DeliveryRecord(
@@ -301,7 +292,7 @@ extension DeliveryRecord {
         payload: [], status: 0, reason: nil, apnsID: "", pushType: nil, topic: nil, latencyMicroseconds: 0)
 
     /// Reads a record from its JSON form (`jsonBytes`, the admin API, a JSON Lines line).
-    init(json: JSONValue) throws(DeliveryRecordDecodingError) {
+    package init(json: JSONValue) throws(DeliveryRecordDecodingError) {
         guard json.isObject else { throw DeliveryRecordDecodingError(description: "a record must be a JSON object") }
         var record = Self.empty
         for field in Self.fields {
@@ -311,7 +302,7 @@ extension DeliveryRecord {
     }
 
     /// Reads a record from JSON bytes.
-    init(jsonBytes: [UInt8]) throws(DeliveryRecordDecodingError) {
+    package init(jsonBytes: [UInt8]) throws(DeliveryRecordDecodingError) {
         let value: JSONValue
         do {
             value = try JSONParser.parse(jsonBytes)
@@ -323,7 +314,7 @@ extension DeliveryRecord {
 
     /// Lower-cased text that free-text search (`q`) matches as a substring: ids, token, topic, push type, reason,
     /// rule, explanation, warnings, Live Activity outcome, header values and the payload text.
-    var searchText: String {
+    package var searchText: String {
         var parts: [String] = []
         parts.reserveCapacity(16 + headers.count + 2 * warnings.count)
         for search in Self.searchers { search(self, &parts) }
@@ -332,7 +323,7 @@ extension DeliveryRecord {
 
     /// `parts.joined(separator: "\n").lowercased()` in one pass over the bytes when every part is ASCII (the
     /// usual record), which the store computes for every push; any other text takes the Unicode path.
-    static func joinedLowercased(_ parts: [String]) -> String {
+    package static func joinedLowercased(_ parts: [String]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
         for (position, part) in parts.enumerated() {
@@ -354,9 +345,9 @@ extension DeliveryRecord {
 /// Entries for plain fields. `get` and `set` are closures rather than key paths: key-path projection costs more
 /// than the rest of a record's encoding, which runs on every push.
 extension DeliveryRecordField {
-    static func string(
+    package static func string(
         _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> String,
-        _ set: @escaping @Sendable (inout DeliveryRecord, String) -> Void, searched: Bool = false, column: String? = nil
+        _ set: @escaping @Sendable (inout DeliveryRecord, String) -> Void, searched: Bool = false
     ) -> DeliveryRecordField {
         let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in parts.append(get(record)) }
         let encodedKey = JSONWriter.EncodedKey(key)
@@ -365,14 +356,12 @@ extension DeliveryRecordField {
             read: { object, record throws(DeliveryRecordDecodingError) in
                 set(&record, try DeliveryRecord.string(object, key))
             },
-            search: searched ? search : nil,
-            column: column.map { DeliveryRecordColumn($0, text: get) })
+            search: searched ? search : nil)
     }
 
-    static func optionalString(
+    package static func optionalString(
         _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> String?,
-        _ set: @escaping @Sendable (inout DeliveryRecord, String?) -> Void, searched: Bool = false,
-        column: String? = nil
+        _ set: @escaping @Sendable (inout DeliveryRecord, String?) -> Void, searched: Bool = false
     ) -> DeliveryRecordField {
         let search: @Sendable (DeliveryRecord, inout [String]) -> Void = { record, parts in
             if let text = get(record) { parts.append(text) }
@@ -385,12 +374,11 @@ extension DeliveryRecordField {
             read: { object, record throws(DeliveryRecordDecodingError) in
                 set(&record, try DeliveryRecord.optionalString(object, key))
             },
-            search: searched ? search : nil,
-            column: column.map { DeliveryRecordColumn($0, text: get) })
+            search: searched ? search : nil)
     }
 
     /// An array of objects with two string members (`headers`: name/value, `warnings`: code/message).
-    static func pairs<Item: DeliveryRecordPair & Sendable>(
+    package static func pairs<Item: DeliveryRecordPair & Sendable>(
         _ key: String, _ names: (String, String), required: Bool,
         _ get: @escaping @Sendable (DeliveryRecord) -> [Item],
         _ set: @escaping @Sendable (inout DeliveryRecord, [Item]) -> Void,
@@ -423,7 +411,7 @@ extension DeliveryRecordField {
             })
     }
 
-    static func integer(
+    package static func integer(
         _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> Int64,
         _ set: @escaping @Sendable (inout DeliveryRecord, Int64) -> Void, required: Bool
     ) -> DeliveryRecordField {

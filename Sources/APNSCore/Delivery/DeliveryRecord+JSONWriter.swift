@@ -1,4 +1,3 @@
-import APNSCore
 import APNSJSON
 import Foundation
 
@@ -20,7 +19,7 @@ extension DeliveryRecord {
     /// Room for the record's JSON: its fixed part and the variable texts, each with its key and quotes (escapes
     /// may take more; the writer grows then). `512 + payload.count * 2` grew the buffer twice for a Live Activity
     /// update, whose headers, provider token and outcome alone pass 1 KB.
-    var estimatedJSONByteCount: Int {
+    package var estimatedJSONByteCount: Int {
         var count = 640 + payload.count * 2 + clientAddress.utf8.count + path.utf8.count + apnsID.utf8.count
         for header in headers { count += 24 + header.name.utf8.count + header.value.utf8.count }
         for warning in warnings { count += 32 + warning.code.utf8.count + warning.message.utf8.count }
@@ -46,7 +45,7 @@ extension DeliveryRecord {
 
 extension DeliveryRecord {
     /// Whether every byte is ASCII (eight at a time): such a payload is its own UTF-8 text.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var index = 0
         var high: UInt64 = 0
