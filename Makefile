@@ -77,7 +77,7 @@ test-asan: deps
 	LSAN_OPTIONS=suppressions=$(abspath .lsan-suppressions):print_suppressions=0 \
 	  timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=address --scratch-path .build-asan
 
-# The Swift suite under ThreadSanitizer (shared state is guarded by APNSCore.Locked, a pthread mutex TSan sees).
+# The Swift suite under ThreadSanitizer (shared state is guarded by HTTPContract.Locked, a pthread mutex TSan sees).
 test-tsan: deps
 	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=thread --scratch-path .build-tsan

@@ -1,6 +1,4 @@
 import APNSCore
-import APNSMetrics
-import APNSPipeline
 import APNSStore
 import Foundation
 

@@ -1,4 +1,4 @@
-import APNSClient
+import APNSCommandLine
 import APNSConformance
 import APNSJSON
 import APNSCore

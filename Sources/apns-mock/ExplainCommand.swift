@@ -1,4 +1,4 @@
-import DeliveryRendering
+import APNSCommandLine
 import APNSStore
 import ArgumentParser
 import Foundation

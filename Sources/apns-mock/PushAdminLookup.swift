@@ -1,5 +1,4 @@
-import APNSAdminClient
-import APNSClient
+import APNSCommandLine
 import APNSCore
 import APNSStore
 import Foundation

@@ -1,6 +1,5 @@
 import APNSJSON
-import DeliveryRendering
-import APNSClient
+import APNSCommandLine
 import APNSCore
 import APNSStore
 import Foundation

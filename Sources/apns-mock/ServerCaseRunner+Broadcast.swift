@@ -1,5 +1,5 @@
 import APNSJSON
-import APNSClient
+import APNSCommandLine
 import APNSConformance
 import APNSCore
 import Foundation
