@@ -7,8 +7,8 @@ import PackageDescription
 ///   Pure core: APNSCore (what APNs knows and decides: tokens, reasons, rules, provider-token authentication,
 ///     fault specs, the Live Activity device, the push pipeline); ActivitySourceParser (reads ActivityAttributes
 ///     from Swift sources).
-///   I/O edges, the only modules that touch C (CNative: headers and shims): HTTP2 (nghttp2 + libevent + TLS server
-///     and the nghttp2 plumbing the client shares; never sees an APNs type), APNSCrypto (ES256 on OpenSSL),
+///   I/O edges, the only modules that touch C (CNative: headers and shims): HTTP2 (the nghttp2 + libevent + TLS server
+///     and the nghttp2 + OpenSSL client; never sees an APNs type), APNSCrypto (ES256 on OpenSSL),
 ///     APNSStore (SQLite and in-memory records).
 ///   Application: APNSMock (the composition root: the server, its admin API and inspector, metrics);
 ///     APNSConformance (graders of other senders, pure); APNSCommandLine (the push client, the admin client and
@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "APNSConformance", dependencies: ["APNSJSON", "APNSStore"]),
         .target(
             name: "APNSCommandLine",
-            dependencies: ["CNative", "HTTPContract", "APNSJSON", "APNSCore", "APNSCrypto", "APNSStore", "HTTP2"]
+            dependencies: ["HTTPContract", "APNSJSON", "APNSCore", "APNSCrypto", "APNSStore", "HTTP2"]
         ),
         .executableTarget(
             name: "apns-mock",

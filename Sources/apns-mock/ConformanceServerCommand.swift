@@ -1,3 +1,4 @@
+import HTTP2
 import APNSCommandLine
 import APNSConformance
 import APNSJSON

@@ -1,3 +1,4 @@
+import HTTP2
 import APNSJSON
 import APNSCommandLine
 import APNSCore

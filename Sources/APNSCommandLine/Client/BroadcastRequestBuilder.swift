@@ -1,3 +1,4 @@
+import HTTP2
 import APNSCore
 
 /// Turns a `PushNotification` with a channel into a broadcast send (A-BSEND): `POST /4/broadcasts/apps/<bundleId>`

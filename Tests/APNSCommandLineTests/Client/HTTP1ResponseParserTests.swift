@@ -1,3 +1,4 @@
+@testable import HTTP2
 import Testing
 @testable import APNSCommandLine
 

@@ -1,3 +1,4 @@
+import HTTP2
 import Foundation
 import Testing
 @testable import APNSCommandLine

@@ -1,3 +1,4 @@
+@testable import HTTP2
 @testable import APNSMock
 @testable import APNSCommandLine
 @testable import APNSStore

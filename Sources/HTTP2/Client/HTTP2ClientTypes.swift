@@ -1,5 +1,4 @@
 import HTTPContract
-import APNSCore
 
 /// One request to send on an HTTP/2 connection. `:scheme` and `:authority` come from the connection.
 package struct HTTP2Request: Sendable, Equatable {

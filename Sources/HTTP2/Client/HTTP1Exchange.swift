@@ -1,3 +1,4 @@
+import HTTPContract
 import Foundation
 
 /// One blocking HTTP/1.1 request and its response over a plain TCP connection (`Connection: close`), for the

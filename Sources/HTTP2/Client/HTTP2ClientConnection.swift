@@ -1,4 +1,4 @@
-import APNSCore
+import HTTPContract
 
 /// One HTTP/2 client connection: TLS with ALPN `h2` for `https://`, h2c with prior knowledge for `http://`.
 /// Many requests in flight on one connection, never more than the server's SETTINGS_MAX_CONCURRENT_STREAMS, and

@@ -1,6 +1,5 @@
-import APNSCore
+import HTTPContract
 import CNative
-import HTTP2
 
 /// One nghttp2 client session, driven as bytes in, bytes out (no I/O here): `receive` feeds what the socket read,
 /// `drainOutput` produces what the socket must write. Callbacks only record; the owner takes `completions` after
