@@ -4,7 +4,7 @@ import Foundation
 private import CNative
 
 /// The admin API's HTTP/1.1 server on libevent's `evhttp`: its own thread and `event_base`, loopback by default.
-/// The only file of APNSAdmin that touches C. Routing is `AdminRouter` (pure Swift); this class reads requests,
+/// The only file of the admin API that touches C. Routing is `AdminRouter` (pure Swift); this class reads requests,
 /// writes responses and parks long polls.
 ///
 /// Long polls never block the event loop: each runs `waitForNext` on its own worker thread (at most
