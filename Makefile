@@ -88,6 +88,7 @@ bench: build
 # The thresholds a change must keep (scripts/bench-thresholds.json): instructions per push under callgrind and the
 # durable LA update's h2load ratio to nghttpd; exit 1 when one is not met (docs/performance.md, "Thresholds").
 bench-check: build
+	@scripts/install-deps --with-valgrind
 	scripts/bench --check
 
 # The same, plus cost as work grows: 1,000,000 Live Activity updates per store, to one token and to 100,000 tokens.
