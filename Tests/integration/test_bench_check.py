@@ -71,6 +71,19 @@ def test_a_configuration_not_measured_is_not_met(tmp_path):
     assert "| instructions per push, la-update, in-memory | not measured |" in result.stdout
 
 
+def test_the_json_output_judged_again_gives_the_same_verdict(tmp_path):
+    (tmp_path / "thresholds.json").write_text(json.dumps(THRESHOLDS))
+    (tmp_path / "figures.json").write_text(json.dumps(figures(alert=2201)))
+    first = subprocess.run([sys.executable, str(BENCH), "--check", "--json", "--thresholds",
+                            str(tmp_path / "thresholds.json"), "--figures", str(tmp_path / "figures.json")],
+                           capture_output=True, text=True, timeout=60)
+    assert first.returncode == 1, first.stdout + first.stderr
+    (tmp_path / "earlier.json").write_text(first.stdout)
+    again = subprocess.run([sys.executable, str(BENCH), "--check", "--thresholds", str(tmp_path / "thresholds.json"),
+                            "--figures", str(tmp_path / "earlier.json")], capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "2 of 3 thresholds met; 1 NOT MET" in again.stdout, again.stdout + again.stderr
+
+
 def test_the_committed_thresholds_are_todays_figures_plus_the_margin(tmp_path):
     committed = json.loads(COMMITTED.read_text())
     settings = committed["instructions"]
