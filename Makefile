@@ -14,7 +14,7 @@ RELEASE_BUILD := swift build -c release --static-swift-stdlib
 SWIFT_TEST_TIMEOUT ?= 900
 PYTEST_TIMEOUT ?= 900
 
-.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench clean conformance stress crash-test fuzz fuzz-build test-fuzz
+.PHONY: all deps deps-test build run test test-swift test-integration test-asan test-tsan venv bench bench-check clean conformance stress crash-test fuzz fuzz-build test-fuzz
 
 all: build
 
@@ -77,13 +77,19 @@ test-asan: deps
 	LSAN_OPTIONS=suppressions=$(abspath .lsan-suppressions):print_suppressions=0 \
 	  timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=address --scratch-path .build-asan
 
-# The Swift suite under ThreadSanitizer (shared state is guarded by APNSCore.Locked, a pthread mutex TSan sees).
+# The Swift suite under ThreadSanitizer (shared state is guarded by HTTPContract.Locked, a pthread mutex TSan sees).
 test-tsan: deps
 	swift build --build-tests --sanitize=thread --scratch-path .build-tsan
 	timeout $(SWIFT_TEST_TIMEOUT) swift test --skip-build --sanitize=thread --scratch-path .build-tsan
 
 bench: build
 	scripts/bench
+
+# The thresholds a change must keep (scripts/bench-thresholds.json): instructions per push under callgrind and the
+# durable LA update's h2load ratio to nghttpd; exit 1 when one is not met (docs/performance.md, "Thresholds").
+bench-check: build
+	@scripts/install-deps --with-valgrind
+	scripts/bench --check
 
 # The same, plus cost as work grows: 1,000,000 Live Activity updates per store, to one token and to 100,000 tokens.
 .PHONY: bench-long

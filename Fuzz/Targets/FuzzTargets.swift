@@ -8,11 +8,8 @@
 //   config                 configuration files (`MockConfiguration.decode`)
 //   activity-source        Swift `ActivityAttributes` sources (`ActivitySourceParser.parse(sources:)`)
 // Built only by `make fuzz` (APNS_MOCK_FUZZ=1, -sanitize=fuzzer); seeds in Fuzz/Corpus/<target>.
-@testable import APNSAdmin
-@testable import APNSCore
 @testable import APNSMock
-import APNSLiveActivity
-import APNSMetrics
+@testable import APNSCore
 import APNSStore
 import ActivitySourceParser
 import Foundation

@@ -1,6 +1,5 @@
 import APNSCore
 import APNSJSON
-import APNSLiveActivity
 import APNSStore
 import Foundation
 

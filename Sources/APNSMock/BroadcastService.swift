@@ -1,7 +1,5 @@
 import APNSCore
 import APNSJSON
-import APNSLiveActivity
-import APNSPipeline
 import APNSStore
 import Foundation
 
@@ -97,7 +95,7 @@ final class BroadcastService: Sendable {
     /// channel subscribes the activity it started (A-LA, A-BSEND). `deviceOutcome` is the record's, lent as it is
     /// (its code taken out of it for the call copied both its strings and destroyed the explanation again).
     func noteDevicePush(_ request: HTTPRequest, deviceOutcome: LiveActivityDeviceOutcome?, apnsID: String) {
-        guard deviceOutcome?.code == APNSLiveActivity.LiveActivityOutcome.applied.rawValue, !channels.isEmpty,
+        guard deviceOutcome?.code == LiveActivityOutcome.applied.rawValue, !channels.isEmpty,
               request.value("apns-push-type")?.lowercased() == "liveactivity",
               Self.mayName(Self.inputPushChannelKey, in: request.body),
               let aps = JSONValue.parse(request.body)?["aps"], aps["event"]?.stringValue == "start",

@@ -26,7 +26,7 @@ extension DeliveryRecorder {
             payload: request.body, status: answer.status, reason: answer.reason?.rawValue, apnsID: answer.requestID,
             apnsUniqueID: answer.uniqueID, warnings: answer.warnings, explanation: explanation, ruleID: answer.ruleID,
             pushType: request.value("apns-push-type"), topic: answer.bundleID,
-            liveActivity: fanOut.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
+            liveActivity: fanOut.map { RecordedLiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
             latencyMicroseconds: latencyMicroseconds)
         append(record, then: send)
     }

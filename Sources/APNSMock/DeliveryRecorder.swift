@@ -1,6 +1,4 @@
 import APNSCore
-import APNSMetrics
-import APNSPipeline
 import APNSStore
 import Foundation
 
@@ -49,7 +47,7 @@ final class DeliveryRecorder: Sendable {
             apnsUniqueID: draft.uniqueID, warnings: findings.warnings, explanation: findings.explanation,
             ruleID: findings.ruleID, strict: draft.verdict.isStrictMockAnswer,
             pushType: findings.facts.pushType?.rawValue, topic: findings.facts.topic,
-            liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
+            liveActivity: draft.liveActivity.map { RecordedLiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
             latencyMicroseconds: latencyMicroseconds, injected: draft.injected)
     }
 

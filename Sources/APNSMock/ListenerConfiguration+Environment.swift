@@ -1,5 +1,5 @@
 import APNSCore
-import APNSTransport
+import HTTP2
 
 extension ListenerConfiguration {
     /// A listener that stands for `environment`: its label is the environment's raw value, which

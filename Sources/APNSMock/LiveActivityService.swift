@@ -1,6 +1,4 @@
-import APNSAdmin
 import APNSCore
-import APNSLiveActivity
 import APNSStore
 import Foundation
 

@@ -1,4 +1,4 @@
-import APNSLiveActivity
+import APNSCore
 
 extension MockConfiguration.LiveActivitySettings {
     /// The simulated device's configuration for these settings and the schemas read from them.

@@ -1,9 +1,7 @@
-import APNSAdmin
 import APNSCore
 import APNSCrypto
 import APNSJSON
-import APNSMetrics
-import APNSTransport
+import HTTP2
 import Foundation
 
 /// What the admin API asks of the running mock beyond the delivery store: health, metrics, Live Activity state,

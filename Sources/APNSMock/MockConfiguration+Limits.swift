@@ -1,4 +1,4 @@
-import APNSTransport
+import HTTP2
 
 extension MockConfiguration {
     /// Refuses values that cannot work, before anything starts: a port outside 0...65535 (0 picks a free one), a

@@ -1,7 +1,6 @@
 import APNSCore
 import APNSJSON
-import APNSLiveActivity
-import APNSTransport
+import HTTP2
 import Foundation
 
 /// Everything `apns-mock serve` can be told, as read from `--config FILE` (JSON) and then overridden by flags.

@@ -1,4 +1,4 @@
-import APNSLiveActivity
+import APNSCore
 import Foundation
 
 /// Live Activity state kept with the data directory: loaded when the server starts, saved at graceful shutdown.

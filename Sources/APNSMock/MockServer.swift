@@ -1,12 +1,8 @@
 import APNSJSON
-import APNSAdmin
 import APNSCore
-import APNSLiveActivity
-import APNSMetrics
-import APNSPipeline
 import ActivitySourceParser
 import APNSStore
-import APNSTransport
+import HTTP2
 import Foundation
 
 /// The whole mock, built from a configuration: push listeners (TLS, optional h2c and production port), the

@@ -1,7 +1,5 @@
 import APNSCore
 import APNSJSON
-import APNSLiveActivity
-import APNSPipeline
 import Foundation
 
 /// `apns-mock lint`: one push judged offline by the server's own pipeline (`PushPipeline`: rules, the Live Activity

@@ -1,5 +1,4 @@
 import APNSCore
-import APNSPipeline
 
 extension ScriptedAnswers: ScriptedOutcomeSource {
     /// The fault that fires for this request (its scope counters advance), applied to the rules' verdict.

@@ -217,9 +217,9 @@ enum DeliveryCodec {
               let strict = reader.byte(), strict <= 1,
               let pushType = reader.string(),
               let topic = reader.string(),
-              let liveActivity = reader.optional({ reader -> LiveActivityOutcome? in
+              let liveActivity = reader.optional({ reader -> RecordedLiveActivityOutcome? in
                   guard let code = reader.presentString(), let text = reader.presentString() else { return nil }
-                  return LiveActivityOutcome(code: code, explanation: text)
+                  return RecordedLiveActivityOutcome(code: code, explanation: text)
               }),
               let latency = reader.signed(), reader.atEnd
         else { return nil }

@@ -1,4 +1,4 @@
-import APNSLiveActivity
+import APNSCore
 
 /// The `ActivityAttributes` types found in the app's Swift files, and what could not be resolved.
 package struct ActivitySourceParseResult: Sendable {

@@ -1,4 +1,4 @@
-import APNSLiveActivity
+import APNSCore
 import SwiftSyntax
 
 extension ShapeResolver {

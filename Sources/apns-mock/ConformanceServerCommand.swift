@@ -1,4 +1,5 @@
-import APNSClient
+import HTTP2
+import APNSCommandLine
 import APNSConformance
 import APNSJSON
 import APNSCore

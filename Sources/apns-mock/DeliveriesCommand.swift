@@ -1,8 +1,7 @@
-import APNSAdminClient
+import APNSCommandLine
 import APNSCore
 import APNSStore
 import ArgumentParser
-import DeliveryRendering
 import Foundation
 
 /// Where `deliveries` and `explain` read from: a running server's admin API, or the store file with `--data-dir`.

@@ -1,4 +1,4 @@
-import DeliveryRendering
+import APNSCommandLine
 import APNSCore
 import APNSStore
 import ArgumentParser

@@ -1,5 +1,5 @@
 import APNSJSON
-import DeliveryRendering
+import APNSCommandLine
 import APNSCore
 import APNSMock
 import ArgumentParser

@@ -1,5 +1,5 @@
-import APNSAdminClient
-import APNSClient
+import HTTP2
+import APNSCommandLine
 import APNSCore
 import APNSStore
 import Foundation

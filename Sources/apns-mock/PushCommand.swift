@@ -1,4 +1,4 @@
-import APNSClient
+import APNSCommandLine
 import APNSCore
 import APNSCrypto
 import APNSMock

@@ -1,6 +1,6 @@
+import HTTP2
 import APNSJSON
-import DeliveryRendering
-import APNSClient
+import APNSCommandLine
 import APNSCore
 import APNSStore
 import Foundation

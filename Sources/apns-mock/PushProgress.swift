@@ -1,5 +1,5 @@
 import APNSCore
-import APNSClient
+import APNSCommandLine
 import Foundation
 
 /// The progress line of a run of many pushes, on standard error when it is a terminal.

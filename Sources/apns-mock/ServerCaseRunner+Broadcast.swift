@@ -1,5 +1,6 @@
+import HTTP2
 import APNSJSON
-import APNSClient
+import APNSCommandLine
 import APNSConformance
 import APNSCore
 import Foundation

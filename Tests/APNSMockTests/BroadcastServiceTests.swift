@@ -1,11 +1,8 @@
 import APNSCore
-import APNSLiveActivity
-import APNSMetrics
-import APNSPipeline
+@testable import APNSMock
 import APNSStore
 import Foundation
 import Testing
-@testable import APNSMock
 
 /// The broadcast service's own decisions: which push-to-start subscribes an activity, what a broadcast does on the
 /// simulated device, and the channels file in the data directory.

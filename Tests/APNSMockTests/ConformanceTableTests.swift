@@ -1,7 +1,5 @@
 import APNSCore
 import APNSJSON
-import APNSLiveActivity
-import APNSPipeline
 import CoreTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,4 @@
 @testable import APNSCore
-import APNSPipeline
 import Foundation
 import Testing
 
@@ -135,7 +134,7 @@ import Testing
             status: verdict.status, reason: verdict.wireReason, apnsID: draft.apnsID, apnsUniqueID: draft.uniqueID,
             warnings: verdict.warnings, explanation: verdict.explanation, ruleID: verdict.ruleID,
             strict: verdict.isStrictMockAnswer, pushType: verdict.pushType?.rawValue, topic: verdict.topic,
-            liveActivity: draft.liveActivity.map { LiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
+            liveActivity: draft.liveActivity.map { RecordedLiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
             latencyMicroseconds: latencyMicroseconds, injected: draft.injected, clientCertificate: clientCertificate)
     }
 

@@ -1,9 +1,8 @@
 import APNSCore
-import APNSMetrics
+@testable import APNSMock
 import APNSStore
 import Foundation
 import Testing
-@testable import APNSMock
 
 /// With the in-memory store the recorder appends on the pushing thread and answers at once: a stored record is
 /// counted with its own status and answered `send(true)`; once the store is closed the push is answered

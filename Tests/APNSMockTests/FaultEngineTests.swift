@@ -1,4 +1,4 @@
-import APNSCore
+@testable import APNSCore
 import Testing
 @testable import APNSMock
 

@@ -1,6 +1,6 @@
-import APNSCore
+@testable import APNSCore
 import APNSJSON
-import APNSTransport
+import HTTP2
 import Foundation
 import Testing
 @testable import APNSMock

@@ -1,11 +1,9 @@
-import APNSAdmin
+@testable import APNSMock
 import APNSCore
 import APNSJSON
-import APNSLiveActivity
 import Foundation
 import HTTPContract
 import Testing
-@testable import APNSMock
 
 /// `GET /api/activities` reads a page, never the whole device, and never holds the device while it serializes.
 @Suite struct LiveActivityReadTests {

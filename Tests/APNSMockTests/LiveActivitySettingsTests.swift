@@ -1,5 +1,4 @@
 import APNSCore
-import APNSLiveActivity
 import Foundation
 import Testing
 @testable import APNSMock

@@ -1,5 +1,4 @@
 import APNSCore
-import APNSPipeline
 import Testing
 @testable import APNSMock
 

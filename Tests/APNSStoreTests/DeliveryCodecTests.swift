@@ -25,7 +25,7 @@ import Testing
         apnsID: "54A6AD69-5BF5-4984-A811-1CFEFFCB3841", apnsUniqueID: "3a41b321-8c38-403e-b0b8-9df926a276ae",
         warnings: [PushWarning(code: "la-content-state-unchecked", message: "content-state was not checked")],
         strict: true, pushType: "liveactivity", topic: "com.example.app.push-type.liveactivity",
-        liveActivity: LiveActivityOutcome(code: "applied", explanation: "applied: content-state updated"),
+        liveActivity: RecordedLiveActivityOutcome(code: "applied", explanation: "applied: content-state updated"),
         latencyMicroseconds: 26)
 
     static let records: [(String, DeliveryRecord)] = [

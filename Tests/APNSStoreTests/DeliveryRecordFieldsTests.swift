@@ -19,7 +19,7 @@ import Testing
         payload: Array(#"{"aps":{}}"#.utf8), status: 400, reason: "BadTopic", apnsID: "id-1", apnsUniqueID: "u-1",
         warnings: [PushWarning(code: "c", message: "m \"q\"")], explanation: "why", ruleID: "topic.syntax",
         strict: true, pushType: "liveactivity", topic: "com.example.app",
-        liveActivity: LiveActivityOutcome(code: "applied", explanation: "ok"), latencyMicroseconds: 42)
+        liveActivity: RecordedLiveActivityOutcome(code: "applied", explanation: "ok"), latencyMicroseconds: 42)
 
     @Test func theServedFormKeepsItsKeysOrderAndValues() {
         let expected = #"{"id":5,"receivedAt":"2026-01-01T00:00:00.123Z","receivedAtNanos":1767225600123456789,"#

@@ -26,7 +26,7 @@ import Testing
             payload: Array(String(repeating: "\(number % 10)", count: payload).utf8), status: 200, reason: nil,
             apnsID: apnsID, apnsUniqueID: UUID().uuidString.lowercased(), pushType: "liveactivity",
             topic: "com.example.app.push-type.liveactivity",
-            liveActivity: LiveActivityOutcome(code: "applied", explanation: "applied: content-state updated"),
+            liveActivity: RecordedLiveActivityOutcome(code: "applied", explanation: "applied: content-state updated"),
             latencyMicroseconds: Int64(number))
     }
 

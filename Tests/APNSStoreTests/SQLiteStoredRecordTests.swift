@@ -25,7 +25,7 @@ import Testing
             ],
             explanation: "throttled", ruleID: "rule-1", strict: false, pushType: "liveactivity",
             topic: "com.example.app.push-type.liveactivity",
-            liveActivity: LiveActivityOutcome(code: "throttled", explanation: "throttled: budget spent"),
+            liveActivity: RecordedLiveActivityOutcome(code: "throttled", explanation: "throttled: budget spent"),
             latencyMicroseconds: 1_234_567,
             injected: InjectedFault(
                 faultJSON: #"{"delay":250,"status":200}"#, index: 0, effect: "delay", rulesAnswer: "200"),
@@ -44,7 +44,7 @@ import Testing
             tls: TLSInfo(alpn: "", version: "", cipher: "", serverName: ""), method: "", path: "", deviceToken: "",
             headers: [HeaderField("", "")], providerToken: ProviderTokenSummary(header: "", claims: "", fingerprint: ""),
             payload: [], status: 200, reason: "", apnsID: "", apnsUniqueID: "", warnings: [PushWarning(code: "", message: "")],
-            explanation: "", ruleID: "", pushType: "", topic: "", liveActivity: LiveActivityOutcome(code: "", explanation: ""),
+            explanation: "", ruleID: "", pushType: "", topic: "", liveActivity: RecordedLiveActivityOutcome(code: "", explanation: ""),
             latencyMicroseconds: 0,
             injected: InjectedFault(faultJSON: "{}", index: -1, effect: "", rulesAnswer: ""),
             clientCertificate: ClientCertificateSummary(

@@ -26,8 +26,8 @@ package func makeRecord(
         payload: Array(payload.utf8), status: status, reason: reason, apnsID: apnsID,
         apnsUniqueID: status == 200 ? UUID().uuidString.lowercased() : nil, warnings: warnings,
         explanation: explanation, ruleID: reason.map { "rule-\($0)" }, pushType: pushType, topic: topic,
-        liveActivity: liveActivityCode.map { LiveActivityOutcome(code: $0, explanation: "\($0): as the test says") }
-            ?? (pushType == "liveactivity" ? LiveActivityOutcome(code: "applied", explanation: "updated") : nil),
+        liveActivity: liveActivityCode.map { RecordedLiveActivityOutcome(code: $0, explanation: "\($0): as the test says") }
+            ?? (pushType == "liveactivity" ? RecordedLiveActivityOutcome(code: "applied", explanation: "updated") : nil),
         latencyMicroseconds: 42)
 }
 

@@ -9,7 +9,7 @@ from helpers.h2client import H2Client
 from helpers.tokens import LA_TOPIC, pyjwt_token
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-SOURCE = REPO / "Tests" / "APNSLiveActivityTests" / "Fixtures" / "DeliveryAttributes.swift"
+SOURCE = REPO / "Tests" / "APNSCoreTests" / "LiveActivity" / "Fixtures" / "DeliveryAttributes.swift"
 TOKEN = "a7" * 80
 REFERENCE_DATE_OFFSET = 978307200
 

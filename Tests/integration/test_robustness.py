@@ -90,7 +90,7 @@ def test_clients_vanishing_mid_request_lose_nothing_that_was_answered(server):
 
 def test_absurd_numbers_in_tokens_and_payloads_do_not_stop_the_server(start_server):
     import pathlib
-    source = pathlib.Path(__file__).resolve().parents[2] / "Tests" / "APNSLiveActivityTests" / "Fixtures" / "DeliveryAttributes.swift"
+    source = pathlib.Path(__file__).resolve().parents[2] / "Tests" / "APNSCoreTests" / "LiveActivity" / "Fixtures" / "DeliveryAttributes.swift"
     server = start_server("--activity-source", str(source))
     client = H2Client(server.tls_port, ca=server.ca_path)
     token = pyjwt_token()

@@ -236,7 +236,7 @@ extension DeliveryRecord {
             },
             read: { object, record throws(DeliveryRecordDecodingError) in
                 guard let outcome = try optionalObject(object, "liveActivity") else { return }
-                record.liveActivity = LiveActivityOutcome(
+                record.liveActivity = RecordedLiveActivityOutcome(
                     code: try string(outcome, "code"), explanation: try string(outcome, "explanation"))
             },
             search: { record, parts in

@@ -8,7 +8,7 @@ extension DeliveryRecord {
         request: HTTPRequest, redactions: AuthorizationRedactionMemo? = nil, environment: APNsEnvironment?,
         deviceToken: String?, providerToken: ProviderTokenSummary?, status: Int, reason: String?, apnsID: String,
         apnsUniqueID: String?, warnings: [PushWarning], explanation: String?, ruleID: String?, strict: Bool,
-        pushType: String?, topic: String?, liveActivity: LiveActivityOutcome?, latencyMicroseconds: Int64,
+        pushType: String?, topic: String?, liveActivity: RecordedLiveActivityOutcome?, latencyMicroseconds: Int64,
         injected: InjectedFault?
     ) {
         // A client certificate is kept once, summarised (`clientCertificate`), so the TLS facts leave it out.

@@ -50,7 +50,7 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
     /// `apns-topic` as sent.
     package internal(set) var topic: Optional<String>
     /// What the simulated device did with a Live Activity push (applied, ignored as stale, ...).
-    package internal(set) var liveActivity: Optional<LiveActivityOutcome>
+    package internal(set) var liveActivity: Optional<RecordedLiveActivityOutcome>
     /// Time from receiving the request to the answer being ready, in microseconds.
     package internal(set) var latencyMicroseconds: Int64
     /// Set when fault injection produced the answer (or withheld it).
@@ -64,7 +64,7 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
         deviceToken: String?, headers: [HeaderField], providerToken: ProviderTokenSummary? = nil,
         payload: [UInt8], status: Int, reason: String?, apnsID: String, apnsUniqueID: String? = nil,
         warnings: [PushWarning] = [], explanation: String? = nil, ruleID: String? = nil, strict: Bool = false,
-        pushType: String?, topic: String?, liveActivity: LiveActivityOutcome? = nil, latencyMicroseconds: Int64,
+        pushType: String?, topic: String?, liveActivity: RecordedLiveActivityOutcome? = nil, latencyMicroseconds: Int64,
         injected: InjectedFault? = nil, clientCertificate: ClientCertificateSummary? = nil
     ) {
         self.id = id
@@ -126,8 +126,8 @@ package struct ProviderTokenSummary: Sendable, Hashable, Codable {
     }
 }
 
-/// What the simulated device did with a Live Activity push.
-package struct LiveActivityOutcome: Sendable, Hashable, Codable {
+/// What the simulated device did with a Live Activity push, as recorded (`code` is a `LiveActivityOutcome` raw value).
+package struct RecordedLiveActivityOutcome: Sendable, Hashable, Codable {
     /// Stable code, e.g. `applied`, `ignored-stale-timestamp`, `ended`.
     package let code: String
     package let explanation: String

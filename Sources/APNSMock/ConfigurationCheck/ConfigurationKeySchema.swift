@@ -1,3 +1,5 @@
+import APNSCore
+
 /// The keys a configuration file may use, at every level, as `MockConfiguration`'s `Codable` keys spell them.
 /// `ConfigurationKeySchemaTests` encodes a configuration with every field set and checks that each key it writes is
 /// listed here, so a key added to the Codable types without being added here fails a test instead of being
