@@ -16,6 +16,11 @@ package protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadEr
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64
 
+    /// Stores `record` now, when the engine knows at once that it is durable (the in-memory store): its id, or why
+    /// it was not stored, with no completion kept for later. nil: this engine stores later; nothing was stored, and
+    /// the caller uses `append(_:completion:)`. Default: nil.
+    func appendAtOnce(_ record: DeliveryRecord) -> Result<Int64, DeliveryStoreError>?
+
     // Reads (`deliveries`, `delivery(id:)`, `delivery(apnsID:)`, `waitForNext`, `exportJSONLines`) come from
     // `DeliveryReader`. A store's `waitForNext` returns only durable records and clamps `timeout` to `maxWait`.
 
@@ -51,6 +56,8 @@ extension DeliveryStore {
     package func newestID() -> Int64 { latestID }
 
     package var problems: StoreProblems { StoreProblems() }
+
+    package func appendAtOnce(_ record: DeliveryRecord) -> Result<Int64, DeliveryStoreError>? { nil }
 
     package func check() throws(DeliveryStoreError) -> StoreCheckReport {
         StoreCheckReport(problems: [], rows: try count(), undecodable: [], undecodableCount: 0, seconds: 0)

@@ -88,6 +88,14 @@ struct SQLiteRow: @unchecked Sendable {
         endBlob(start)
     }
 
+    /// Appends a stored record's blob: `DeliveryCodec.formatTag` and the codec's bytes, written in place.
+    mutating func appendBlob(encoding record: DeliveryRecord) {
+        let start = beginBlob()
+        storage.appendRaw(DeliveryCodec.formatTag)
+        DeliveryCodec.encode(record, into: &storage)
+        endBlob(start)
+    }
+
     /// Starts a blob whose content is then written through `storage` (at the top level: no JSON container open);
     /// `endBlob` sets its length. The same bytes as `appendBlob`, without a closure.
     mutating func beginBlob() -> BlobStart {
@@ -129,5 +137,18 @@ struct SQLiteRow: @unchecked Sendable {
                 bytes.baseAddress!.advanced(by: offset).copyMemory(from: word.baseAddress!, byteCount: byteCount)
             }
         }
+    }
+}
+
+/// The row's buffer as the codec's output (`SQLiteRow.appendBlob(encoding:)`): strings' UTF-8 read in place.
+extension JSONWriter: DeliveryByteSink {
+    mutating func appendByte(_ byte: UInt8) { appendRaw(byte) }
+
+    mutating func appendUTF8(_ text: String) {
+        text.withUTF8InPlace { appendRaw(UnsafeRawBufferPointer($0)) }
+    }
+
+    mutating func appendBytes(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { appendRaw($0) }
     }
 }

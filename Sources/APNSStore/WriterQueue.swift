@@ -27,12 +27,9 @@ struct EncodedDelivery: Sendable {
 
     /// `record`'s row as the store writes it (`DeliveryCodec` after its format tag).
     init(_ record: DeliveryRecord, id: Int64) {
-        var blob: [UInt8] = []
-        blob.reserveCapacity(512 + record.payload.count)
-        blob.append(DeliveryCodec.formatTag)
-        DeliveryCodec.encode(record, into: &blob)
-        self.init(columnsOf: record, id: id, blobCapacity: blob.count)
-        row.append(.blob(blob))
+        // The blob is encoded straight into the row's buffer: an array of its own cost an allocation and a copy.
+        self.init(columnsOf: record, id: id, blobCapacity: 1024 + record.payload.count)  // as `InMemoryDeliveryStore.store`
+        row.appendBlob(encoding: record)
         appendKeys()
     }
 
