@@ -1,15 +1,15 @@
 /// A UUID's canonical text, `8-4-4-4-12` hexadecimal digits (the form of an `apns-id`, A-SEND), read and written as
 /// bytes: what `RandomUUID` writes, and what the simulated device's timeline and the in-memory store keep as 16
 /// bytes instead of a 36-character string.
-package enum CanonicalUUID {
+public enum CanonicalUUID {
     /// A UUID's 128 bits as `parse` reads them from canonical text, and the case of that text's letters (nil when it
     /// has none).
-    package struct Bits: Sendable, Hashable {
-        package var high: UInt64
-        package var low: UInt64
-        package var uppercase: Optional<Bool>
+    public struct Bits: Sendable, Hashable {
+        public var high: UInt64
+        public var low: UInt64
+        public var uppercase: Optional<Bool>
 
-        package init(high: UInt64, low: UInt64, uppercase: Bool?) {
+        public init(high: UInt64, low: UInt64, uppercase: Bool?) {
             self.high = high
             self.low = low
             self.uppercase = uppercase
@@ -17,7 +17,7 @@ package enum CanonicalUUID {
 
         /// What `parse` reads back from `text(high:low:uppercase:)`'s text, without the text: its letters are in
         /// `uppercase`'s case, and it has letters when a digit is above 9.
-        package static func ofText(high: UInt64, low: UInt64, uppercase: Bool) -> Bits {
+        public static func ofText(high: UInt64, low: UInt64, uppercase: Bool) -> Bits {
             Bits(high: high, low: low, uppercase: hasLetterDigit(high) || hasLetterDigit(low) ? uppercase : nil)
         }
 
@@ -29,13 +29,13 @@ package enum CanonicalUUID {
     }
 
     /// Whether the canonical text has a dash at `position` (0-based).
-    @inlinable package static func isDash(at position: Int) -> Bool {
+    @inlinable public static func isDash(at position: Int) -> Bool {
         position == 8 || position == 13 || position == 18 || position == 23
     }
 
     /// The value of a hexadecimal digit and whether it is an upper-case letter (nil for a decimal digit); nil for
     /// any other byte.
-    @inlinable package static func hexDigit(_ byte: UInt8) -> (value: UInt8, upper: Bool?)? {
+    @inlinable public static func hexDigit(_ byte: UInt8) -> (value: UInt8, upper: Bool?)? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): (byte - UInt8(ascii: "0"), nil)
         case UInt8(ascii: "a")...UInt8(ascii: "f"): (byte - UInt8(ascii: "a") + 10, false)
@@ -48,7 +48,7 @@ package enum CanonicalUUID {
     /// there are none); nil for any other text. The 32 digits are read as four words of eight, each decoded and
     /// checked at once (`decodeEightHexDigits`): this runs for the `apns-id` of most pushes, in the device's
     /// timeline and the store.
-    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64, uppercase: Bool?)? {
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64, uppercase: Bool?)? {
         let dash = UInt8(ascii: "-")
         guard bytes.count == 36, bytes[8] == dash, bytes[13] == dash, bytes[18] == dash, bytes[23] == dash else {
             return nil
@@ -71,7 +71,7 @@ package enum CanonicalUUID {
     /// `count` (4 or 8) bytes from `start` as a little-endian word: the first byte in the lowest bits (the compiler
     /// makes it one load).
     @inlinable @inline(__always)
-    package static func word(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, count: Int = 4) -> UInt64 {
+    public static func word(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, count: Int = 4) -> UInt64 {
         var word: UInt64 = 0
         for index in 0..<count { word |= UInt64(bytes[start + index]) << (8 * index) }
         return word
@@ -82,7 +82,7 @@ package enum CanonicalUUID {
     /// make in the same order (the first digit pair in the lowest byte); `upper` and `lower` are non-zero when an
     /// upper- or lower-case letter is among them. Nil when any byte is not a hexadecimal digit (`hexDigit`).
     @inlinable @inline(__always)
-    package static func decodeEightHexDigits(_ word: UInt64) -> (value: UInt32, upper: UInt64, lower: UInt64)? {
+    public static func decodeEightHexDigits(_ word: UInt64) -> (value: UInt32, upper: UInt64, lower: UInt64)? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         guard word & highBits == 0 else { return nil }
@@ -102,7 +102,7 @@ package enum CanonicalUUID {
 
     /// How many of `bytes`, from the first, are hexadecimal digits (`hexDigit`): eight at a time while all eight are
     /// (`decodeEightHexDigits`; a device token is 64 to 200 digits, counted on every push), then byte by byte.
-    package static func leadingHexDigitCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    public static func leadingHexDigitCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
         while count + 8 <= bytes.count, decodeEightHexDigits(word(bytes, at: count, count: 8)) != nil { count += 8 }
         while count < bytes.count, hexDigit(bytes[count]) != nil { count += 1 }
@@ -110,7 +110,7 @@ package enum CanonicalUUID {
     }
 
     /// The canonical text of 128 bits, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` (or lower case).
-    package static func text(high: UInt64, low: UInt64, uppercase: Bool) -> String {
+    public static func text(high: UInt64, low: UInt64, uppercase: Bool) -> String {
         // Eight digits at a time from a 32-bit word, without a branch or a table per digit, written with one store
         // per byte (this runs for most pushes' `apns-id` and every development push's `apns-unique-id`).
         let letterOffset: UInt64 = uppercase ? 7 : 39  // "A" or "a", less "0", less 10

@@ -1,8 +1,8 @@
 /// Levenshtein distance between two spellings: the number of single-character insertions, deletions and
 /// substitutions that turn one into the other. The one implementation behind every "did you mean" the mock
 /// prints (aps keys, Live Activity payload keys, configuration keys, fault-spec keys, warning codes).
-package enum EditDistance {
-    package static func between<A: Collection, B: Collection>(_ a: A, _ b: B) -> Int
+public enum EditDistance {
+    public static func between<A: Collection, B: Collection>(_ a: A, _ b: B) -> Int
     where A.Element == Character, B.Element == Character {
         let a = Array(a), b = Array(b)
         var previous = Array(0...b.count)

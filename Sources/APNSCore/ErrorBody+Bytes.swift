@@ -5,7 +5,7 @@ extension ErrorBody {
     /// `JSONEncoder` writes with sorted keys and unescaped slashes, written directly for the reasons APNs uses, so
     /// a rejected push pays for no encoder (it cost more than the rest of the rejection). A reason with anything
     /// but printable ASCII (never one of Apple's; a fault spec may set one) still goes through `JSONEncoder`.
-    package var jsonBytes: [UInt8] {
+    public var jsonBytes: [UInt8] {
         let plain = reason.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
         guard plain else { return encodedBytes }
         var bytes = Array(#"{"reason":""#.utf8)
@@ -32,7 +32,7 @@ extension ErrorBody {
 extension Reason {
     /// `{"reason":"<this reason>"}`, the error body of a rejection without a timestamp (every status but 410),
     /// written once per reason: a rejected push shares the bytes instead of building them.
-    package var errorBodyBytes: [UInt8] {
+    public var errorBodyBytes: [UInt8] {
         // Indexed by the case's tag byte (a case-less enum's tags follow declaration order, as `allCases` does;
         // checked once when the table is made). A dictionary would hash the raw value string on every push.
         let tag = Int(withUnsafeBytes(of: self) { $0[0] })

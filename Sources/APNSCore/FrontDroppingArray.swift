@@ -3,29 +3,29 @@
 /// eighth of the storage, so the storage stays within about 8/7 of the elements kept and each drop moves at most
 /// seven elements on average. Used where the oldest go first: the SQLite store's lookup index (rows, and each
 /// token's rows), the in-memory store's records and the simulated device's order of timeline entries across tokens.
-package struct FrontDroppingArray<Element> {
+public struct FrontDroppingArray<Element> {
     private var storage: [Element]
     private var head = 0
     private let minimumCompaction: Int
 
-    package init(_ elements: [Element] = [], minimumCompaction: Int = 1024) {
+    public init(_ elements: [Element] = [], minimumCompaction: Int = 1024) {
         storage = elements
         self.minimumCompaction = minimumCompaction
     }
 
     /// The elements kept, oldest first.
-    package var elements: ArraySlice<Element> { storage[head...] }
-    package var isEmpty: Bool { head == storage.count }
-    package var count: Int { storage.count - head }
+    public var elements: ArraySlice<Element> { storage[head...] }
+    public var isEmpty: Bool { head == storage.count }
+    public var count: Int { storage.count - head }
     /// Elements kept plus dropped slots not yet compacted away.
-    package var storageCount: Int { storage.count }
-    package var first: Element? { isEmpty ? nil : storage[head] }
+    public var storageCount: Int { storage.count }
+    public var first: Element? { isEmpty ? nil : storage[head] }
 
-    package mutating func append(_ element: Element) { storage.append(element) }
+    public mutating func append(_ element: Element) { storage.append(element) }
 
     /// Drops and returns the oldest element.
     @discardableResult
-    package mutating func popFirst() -> Element? {
+    public mutating func popFirst() -> Element? {
         guard !isEmpty else { return nil }
         let element = storage[head]
         removeFirst(1)
@@ -33,7 +33,7 @@ package struct FrontDroppingArray<Element> {
     }
 
     /// Drops the `count` oldest elements (at most `self.count`).
-    package mutating func removeFirst(_ count: Int) {
+    public mutating func removeFirst(_ count: Int) {
         precondition(count >= 0 && count <= self.count, "removeFirst(\(count)) of \(self.count) elements")
         head += count
         if head == storage.count {

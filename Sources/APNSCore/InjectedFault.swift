@@ -4,18 +4,18 @@ import Foundation
 /// The mark of an answer produced by fault injection, so a report never takes it for a rule's answer: the fault
 /// spec (canonical JSON), its position in the fault list when it fired, what it did, and what the rules would have
 /// answered without it.
-package struct InjectedFault: Sendable, Hashable, Codable {
+public struct InjectedFault: Sendable, Hashable, Codable {
     /// The spec as canonical JSON text (keys sorted), e.g. `{"reason":"Unregistered","status":410}`.
-    package let faultJSON: String
+    public let faultJSON: String
     /// The spec's position in `GET /api/config/faults` when it fired.
-    package let index: Int
+    public let index: Int
     /// `answer`, `resetStream`, `blackHole`, `delay`, `goaway`, `closeConnection`, `maxConcurrentStreams`,
     /// `unregistered`.
-    package let effect: String
+    public let effect: String
     /// The rules' answer: `200`, or `410 Unregistered`.
-    package let rulesAnswer: String
+    public let rulesAnswer: String
 
-    package init(faultJSON: String, index: Int, effect: String, rulesAnswer: String) {
+    public init(faultJSON: String, index: Int, effect: String, rulesAnswer: String) {
         self.faultJSON = faultJSON
         self.index = index
         self.effect = effect
@@ -24,7 +24,7 @@ package struct InjectedFault: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case fault, index, effect, rulesAnswer }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         faultJSON = try c.decode(JSONValue.self, forKey: .fault).compactText
         index = try c.decode(Int.self, forKey: .index)
@@ -32,7 +32,7 @@ package struct InjectedFault: Sendable, Hashable, Codable {
         rulesAnswer = try c.decode(String.self, forKey: .rulesAnswer)
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(JSONValue.parse(Array(faultJSON.utf8)) ?? .object([]), forKey: .fault)
         try c.encode(index, forKey: .index)

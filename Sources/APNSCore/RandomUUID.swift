@@ -4,18 +4,18 @@ import Synchronization
 /// Foundation's `UUID()` on Linux opened `/dev/urandom` for each one, twice per push. A xoshiro256** generator,
 /// seeded once from the system generator (getrandom(2) on Linux), makes the 122 random bits. The ids must be
 /// unique, not secret: they name responses and records and protect nothing.
-package enum RandomUUID {
+public enum RandomUUID {
     private static let generator = Mutex(Xoshiro256StarStar(seed: SystemRandomNumberGenerator()))
 
     /// A new random UUID, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` (or lower-case).
-    package static func make(uppercase: Bool) -> String {
+    public static func make(uppercase: Bool) -> String {
         let (high, low) = generator.withLock { ($0.next(), $0.next()) }
         return text(high: high, low: low, uppercase: uppercase)
     }
 
     /// `make(uppercase:)` and the UUID's bits as `CanonicalUUID.parse` would read them from the text, so that a
     /// store keeps the 16 bytes without reading the text back.
-    package static func makeWithBits(uppercase: Bool) -> (text: String, bits: CanonicalUUID.Bits) {
+    public static func makeWithBits(uppercase: Bool) -> (text: String, bits: CanonicalUUID.Bits) {
         let (random1, random2) = generator.withLock { ($0.next(), $0.next()) }
         let (high, low) = versioned(high: random1, low: random2)
         return (

@@ -4,7 +4,7 @@
 /// channel management, "Handling error responses from Apple Push Notification service" (A-BERR); see
 /// A-RESP and A-BERR. `BadEnvironmentKeyInToken` is not in Apple's table but is what
 /// APNs sends on the wire (APNSwift PR #229); it is emitted only when the configuration asks for it.
-package enum Reason: String, Sendable, CaseIterable, Codable, Hashable {
+public enum Reason: String, Sendable, CaseIterable, Codable, Hashable {
     case badCollapseId = "BadCollapseId"
     case badDeviceToken = "BadDeviceToken"
     case badExpirationDate = "BadExpirationDate"
@@ -52,7 +52,7 @@ package enum Reason: String, Sendable, CaseIterable, Codable, Hashable {
 
     /// The HTTP status APNs pairs with this reason (A-RESP status table; `ExpiredToken` is 410 in the current
     /// table, 400 in a 2023 copy: A-RESP).
-    package var status: Int {
+    public var status: Int {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
              .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,

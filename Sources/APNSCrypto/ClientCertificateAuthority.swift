@@ -3,11 +3,11 @@ private import CNative
 /// A certificate authority that issues TEST-ONLY client certificates (`apns-mock certgen`): loads a CA certificate
 /// and its P-256 key from PEM and signs leaf certificates with the subject and extensions it is given. The APNs
 /// shape of those (UID, Apple's OIDs) is `ProviderCertificateTemplate`'s; this type only speaks X.509.
-package struct ClientCertificateAuthority: Sendable {
+public struct ClientCertificateAuthority: Sendable {
     private let certificatePEM: String
     private let key: EVPKey
 
-    package init(certificatePEM: String, privateKeyPEM: String) throws(CryptoError) {
+    public init(certificatePEM: String, privateKeyPEM: String) throws(CryptoError) {
         key = try EVPKey.privateKey(pem: privateKeyPEM)
         self.certificatePEM = certificatePEM
         let certificate = try Self.readCertificate(certificatePEM)
@@ -21,7 +21,7 @@ package struct ClientCertificateAuthority: Sendable {
     /// `subject`: short names (`UID`, `CN`, `OU`, `O`, `C`) and values, in order. `extensions`: dotted OID and the
     /// DER of its value, added non-critical after basicConstraints CA:FALSE, keyUsage digitalSignature and
     /// extendedKeyUsage clientAuth.
-    package func issue(
+    public func issue(
         subject: [(name: String, value: String)], extensions: [(oid: String, der: [UInt8])], days: Int,
         pkcs12Password: String, friendlyName: String
     ) throws(CryptoError) -> IssuedClientCertificate {
@@ -90,10 +90,10 @@ package struct ClientCertificateAuthority: Sendable {
 }
 
 /// A client certificate, its private key and both in a password-protected PKCS#12 bundle.
-package struct IssuedClientCertificate: Sendable {
-    package var certificatePEM: String
+public struct IssuedClientCertificate: Sendable {
+    public var certificatePEM: String
     /// PKCS#8 PEM (`BEGIN PRIVATE KEY`).
-    package var privateKeyPEM: String
+    public var privateKeyPEM: String
     /// DER PKCS#12 (`.p12`).
-    package var pkcs12: [UInt8]
+    public var pkcs12: [UInt8]
 }

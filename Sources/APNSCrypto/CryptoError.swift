@@ -1,5 +1,5 @@
 /// Why key material could not be read or used. The private key itself never appears in a message.
-package enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text is not a PEM private key OpenSSL can read (or it is encrypted: Apple's `.p8` files are not).
     case notAPrivateKey(detail: String)
     /// The text is not a PEM public key (`-----BEGIN PUBLIC KEY-----`).
@@ -11,7 +11,7 @@ package enum CryptoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A key file could not be read.
     case unreadableFile(path: String, detail: String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .notAPrivateKey(let detail):
             "not a PEM private key (an Apple .p8 starts with -----BEGIN PRIVATE KEY-----): \(detail)"

@@ -2,21 +2,21 @@ import APNSCore
 
 /// A P-256 public key that checks ES256 signatures in both encodings APNs accepts: 64-byte raw `r||s` and DER.
 /// Source: RFC 7518 §3.4; [OBS] APNSwift#36 (A-TOKEN).
-package struct ES256PublicKey: ES256Verifier, Sendable {
+public struct ES256PublicKey: ES256Verifier, Sendable {
     private let key: EVPKey
     /// Hex SHA-256 of the DER SubjectPublicKeyInfo.
-    package let publicKeyFingerprint: String
+    public let publicKeyFingerprint: String
     /// `-----BEGIN PUBLIC KEY-----` …
-    package let pemRepresentation: String
+    public let pemRepresentation: String
 
     /// Reads a PEM public key (`-----BEGIN PUBLIC KEY-----`).
-    package init(pem: String) throws(CryptoError) {
+    public init(pem: String) throws(CryptoError) {
         try self.init(key: EVPKey.publicKey(pem: pem))
     }
 
     /// Derives the public key from a PEM private key such as an Apple `.p8`. The private key is released at once
     /// and never stored, logged or echoed.
-    package init(derivedFromPrivateKeyPEM pem: String) throws(CryptoError) {
+    public init(derivedFromPrivateKeyPEM pem: String) throws(CryptoError) {
         try self.init(key: EVPKey.privateKey(pem: pem).publicOnly())
     }
 
@@ -27,7 +27,7 @@ package struct ES256PublicKey: ES256Verifier, Sendable {
         pemRepresentation = try EVPKey.publicKeyPEM(subjectPublicKeyInfoDER: der)
     }
 
-    package func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+    public func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         if signature.count == ECDSASignatureEncoding.rawLength,
             let der = ECDSASignatureEncoding.der(fromRaw: signature), key.verifyDER(der, message: message)
         {

@@ -2,21 +2,21 @@ import APNSCore
 
 /// Makes APNs provider tokens (JWT, ES256): `{"alg":"ES256","kid":KEYID}.{"iss":TEAMID,"iat":SECONDS}`, signed.
 /// For tests and for a sender built into the mock. Source: A-TOKEN.
-package struct ProviderTokenSigner: Sendable {
-    package enum SignatureForm: Sendable { case raw, der }
+public struct ProviderTokenSigner: Sendable {
+    public enum SignatureForm: Sendable { case raw, der }
 
-    package let teamID: String
-    package let keyID: String
+    public let teamID: String
+    public let keyID: String
     private let key: ES256PrivateKey
 
-    package init(teamID: String, keyID: String, key: ES256PrivateKey) {
+    public init(teamID: String, keyID: String, key: ES256PrivateKey) {
         self.teamID = teamID
         self.keyID = keyID
         self.key = key
     }
 
     /// A token issued at `issuedAt`, with the signature in `form` (JOSE raw by default).
-    package func token(issuedAt: Timestamp, signature form: SignatureForm = .raw) throws(CryptoError) -> String {
+    public func token(issuedAt: Timestamp, signature form: SignatureForm = .raw) throws(CryptoError) -> String {
         let seconds = Int64(issuedAt.secondsSinceEpoch.rounded(.down))
         return try token(
             headerJSON: #"{"alg":"ES256","kid":"\#(keyID)"}"#, claimsJSON: #"{"iss":"\#(teamID)","iat":\#(seconds)}"#,
@@ -24,7 +24,7 @@ package struct ProviderTokenSigner: Sendable {
     }
 
     /// A token with the header and claims exactly as given (tests use it for malformed and unusual tokens).
-    package func token(headerJSON: String, claimsJSON: String, signature form: SignatureForm = .raw) throws(CryptoError) -> String {
+    public func token(headerJSON: String, claimsJSON: String, signature form: SignatureForm = .raw) throws(CryptoError) -> String {
         let signingInput = JWTBase64.encodeURL(Array(headerJSON.utf8)) + "." + JWTBase64.encodeURL(Array(claimsJSON.utf8))
         let message = Array(signingInput.utf8)
         let signature = switch form {

@@ -4,7 +4,7 @@ import Foundation
 extension SigningKeyRegistry {
     /// Builds a registry from the configuration: reads every `.p8` (keeping only its public key) or PEM public
     /// key, relative paths resolved against `baseDirectory`. Errors name the key and the fix.
-    package convenience init(configuration: KeyRegistryConfiguration, relativeTo baseDirectory: URL) throws {
+    public convenience init(configuration: KeyRegistryConfiguration, relativeTo baseDirectory: URL) throws {
         self.init()
         for team in configuration.teams {
             for bundleID in team.bundleIDs ?? [] { try addBundleID(bundleID, toTeam: team.teamID) }

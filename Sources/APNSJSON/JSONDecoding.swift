@@ -5,8 +5,8 @@ import Foundation
 /// a newline (`"\n" + "[" × 513`): a fuzzer found it through `POST /api/config/tokens`, which took the whole server
 /// down. Documents nested deeper than `JSONParser.maximumDepth` are refused here with a `DecodingError` before
 /// `JSONDecoder` sees them; `JSONDecoder` refuses them anyway, so no answer changes, only the crash goes.
-package enum JSONDecoding {
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+public enum JSONDecoding {
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if let offset = firstOffsetTooDeep(data) {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [],

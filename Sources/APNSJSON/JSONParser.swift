@@ -13,9 +13,9 @@
 /// Two deliberate differences, both refusing what `JSONDecoder` on Swift 6 also reads: trailing commas (`[1,]`,
 /// `{"a":1,}`; RFC 8259 has none, and the mock has always answered such a body as not JSON), and a byte-order mark
 /// or UTF-16/32 input (push payloads are UTF-8).
-package struct JSONParser {
+public struct JSONParser {
     /// Nesting deeper than this is refused.
-    package static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     /// The input, read in place (no bounds-checked array reads or copies per byte; valid only during `parse`).
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -31,7 +31,7 @@ package struct JSONParser {
     }
 
     /// Parses one JSON value that must fill the whole input (surrounding whitespace allowed).
-    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         let parsed: Result<JSONValue, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
             do throws(JSONParseError) {
@@ -52,7 +52,7 @@ package struct JSONParser {
     }
 
     /// Parses UTF-8 text.
-    package static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
@@ -335,12 +335,12 @@ enum SmallASCIIString {
 }
 
 /// Why bytes are not JSON, with the byte offset where parsing stopped.
-package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    package var offset: Int
-    package var reason: String
-    package var description: String { "invalid JSON at byte \(offset): \(reason)" }
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+    public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 
-    package init(offset: Int, reason: String) {
+    public init(offset: Int, reason: String) {
         self.offset = offset
         self.reason = reason
     }

@@ -4,7 +4,7 @@
 extension JSONValue: Codable {
     /// Tries the kinds most common in this project's documents first (strings, integers, objects), because with
     /// `JSONDecoder` every wrong guess costs a thrown error.
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if single.decodeNil() {
             self = .null
@@ -29,7 +29,7 @@ extension JSONValue: Codable {
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
             var single = encoder.singleValueContainer()
@@ -60,11 +60,11 @@ extension JSONValue: Codable {
 }
 
 /// A coding key for arbitrary strings (JSON object keys).
-package struct AnyCodingKey: CodingKey, Sendable {
-    package var stringValue: String
-    package var intValue: Int? { nil }
+public struct AnyCodingKey: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int? { nil }
 
-    package init(_ string: String) { stringValue = string }
-    package init?(stringValue: String) { self.stringValue = stringValue }
-    package init?(intValue: Int) { return nil }
+    public init(_ string: String) { stringValue = string }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { return nil }
 }

@@ -1,7 +1,7 @@
 /// A JSON value as it arrived: objects keep their members in order (duplicates included, so reports read like the
 /// payload that was sent) and numbers keep their literal text (so `5` and `5.0`, and integers beyond 2^53, stay
 /// apart exactly as `JSONDecoder` tells them apart). Lookups follow `JSONDecoder`: the first of duplicate keys wins.
-package enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     /// The number's literal text as sent, e.g. `1767225600` or `0.5` or `1e3`.
@@ -11,37 +11,37 @@ package enum JSONValue: Sendable, Hashable {
     case object([JSONMember])
 
     /// Parses `bytes` as exactly one JSON value; nil when they are not (`JSONParser.parse` says why).
-    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    public static func parse(_ bytes: [UInt8]) -> JSONValue? {
         try? JSONParser.parse(bytes)
     }
 
     /// The member's value, or nil when this is not an object or the key is absent. With duplicate keys the first
     /// one wins, as with `JSONDecoder`.
-    package subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first(where: { $0.key == key })?.value
     }
 
     /// The members when this is an object, in the order sent (duplicates included).
-    package var members: [JSONMember]? {
+    public var members: [JSONMember]? {
         if case .object(let members) = self { return members }
         return nil
     }
 
     /// The elements when this is an array.
-    package var arrayValue: [JSONValue]? {
+    public var arrayValue: [JSONValue]? {
         if case .array(let items) = self { return items }
         return nil
     }
 
     /// Whether this is an object.
-    package var isObject: Bool {
+    public var isObject: Bool {
         if case .object = self { return true }
         return false
     }
 
     /// The object as a dictionary (first of duplicate keys wins); nil when this is not an object.
-    package var objectValue: [String: JSONValue]? {
+    public var objectValue: [String: JSONValue]? {
         guard case .object(let members) = self else { return nil }
         var dictionary: [String: JSONValue] = [:]
         dictionary.reserveCapacity(members.count)
@@ -50,19 +50,19 @@ package enum JSONValue: Sendable, Hashable {
     }
 
     /// The distinct keys of an object, in the order they first appear; nil when this is not an object.
-    package var keys: [String]? {
+    public var keys: [String]? {
         guard case .object(let members) = self else { return nil }
         var seen = Set<String>()
         return members.compactMap { seen.insert($0.key).inserted ? $0.key : nil }
     }
 
-    package var stringValue: String? {
+    public var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// The number as a `Double` (`1e400` reads as infinity; callers that need a finite value check `isFinite`).
-    package var doubleValue: Double? {
+    public var doubleValue: Double? {
         guard case .number(let text) = self else { return nil }
         return Self.wholeNumber(text) ?? Double(text)
     }
@@ -84,19 +84,19 @@ package enum JSONValue: Sendable, Hashable {
 
     /// The number as an `Int64` when its literal is an integer (no fraction, no exponent) within 64 bits; nil
     /// otherwise. Never traps: out-of-range literals give nil.
-    package var int64Value: Int64? {
+    public var int64Value: Int64? {
         guard case .number(let text) = self else { return nil }
         return Int64(text)
     }
 
     /// A number value from a `Double`: integral values within ±10^18 without a fraction (`5`, not `5.0`).
-    package static func number(_ value: Double) -> JSONValue {
+    public static func number(_ value: Double) -> JSONValue {
         if value.isFinite, value == value.rounded(), abs(value) < 1e18 { return .number(String(Int64(value))) }
         return .number(String(value))
     }
 
     /// `object`, `array`, `string`, `number`, `boolean` or `null`, as in "a JSON number".
-    package var kindName: String {
+    public var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -108,7 +108,7 @@ package enum JSONValue: Sendable, Hashable {
     }
 
     /// The JSON type with its article, as used in messages: "a string", "a number", "null", …
-    package var typeDescription: String {
+    public var typeDescription: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -121,11 +121,11 @@ package enum JSONValue: Sendable, Hashable {
 }
 
 /// One `"key": value` pair of a JSON object.
-package struct JSONMember: Sendable, Hashable {
-    package var key: String
-    package var value: JSONValue
+public struct JSONMember: Sendable, Hashable {
+    public var key: String
+    public var value: JSONValue
 
-    package init(_ key: String, _ value: JSONValue) {
+    public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
     }

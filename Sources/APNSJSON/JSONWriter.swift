@@ -2,9 +2,9 @@
 /// control characters as `\u00xx`; `/` and non-ASCII as they are), integers, booleans, number literals and whole
 /// `JSONValue`s. Single pass, no intermediate objects: the delivery record is written with it on every push, so
 /// the small methods are `@inlinable` (callers in other modules get them inlined, as if the writer were local).
-package struct JSONWriter {
+public struct JSONWriter {
     /// The JSON written so far.
-    @inlinable package var bytes: [UInt8] { output.array }
+    @inlinable public var bytes: [UInt8] { output.array }
     @usableFromInline let output: JSONOutputBytes
     /// Whether the next member/element needs a leading comma, per open container: bit `d - 1` for the container at
     /// depth `d` (the first 64 levels, a record's few without an allocation), `deeperCommas` past them.
@@ -12,44 +12,44 @@ package struct JSONWriter {
     @usableFromInline var depth = 0
     @usableFromInline var deeperCommas: [Bool] = []
 
-    @inlinable package init() { output = JSONOutputBytes(capacity: 256) }
+    @inlinable public init() { output = JSONOutputBytes(capacity: 256) }
 
     /// A writer whose first `capacity` bytes need no further allocation (the writer and its bytes are one).
-    @inlinable package init(capacity: Int) { output = JSONOutputBytes(capacity: max(capacity, 16)) }
+    @inlinable public init(capacity: Int) { output = JSONOutputBytes(capacity: max(capacity, 16)) }
 
     /// How many bytes were written so far.
-    @inlinable package var byteCount: Int { output.count }
+    @inlinable public var byteCount: Int { output.count }
 
     /// Appends the JSON written so far to `bytes` (without the intermediate array `bytes` makes).
-    @inlinable package func append(to bytes: inout [UInt8]) {
+    @inlinable public func append(to bytes: inout [UInt8]) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: output.buffer.pointee.base, count: output.count))
     }
 
-    @inlinable package mutating func reserve(_ capacity: Int) { output.reserve(capacity - output.count) }
+    @inlinable public mutating func reserve(_ capacity: Int) { output.reserve(capacity - output.count) }
 
     /// Appends bytes as they are, outside the JSON structure: for a buffer whose JSON is framed by other bytes (the
     /// SQLite store writes a row's other values and the record's JSON into one writer).
-    @inlinable package mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) { output.append(raw: bytes) }
+    @inlinable public mutating func appendRaw(_ bytes: UnsafeRawBufferPointer) { output.append(raw: bytes) }
 
-    @inlinable package mutating func appendRaw(_ byte: UInt8) { output.append(byte) }
+    @inlinable public mutating func appendRaw(_ byte: UInt8) { output.append(byte) }
 
     /// The bytes written so far, in place (valid only inside `body`).
-    @inlinable package func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    @inlinable public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: output.buffer.pointee.base, count: output.count))
     }
 
     /// The bytes written so far, in place and writable (valid only inside `body`): for patching a framing value
     /// written before its content's length was known.
-    @inlinable package mutating func withUnsafeMutableBytes<Result>(
+    @inlinable public mutating func withUnsafeMutableBytes<Result>(
         _ body: (UnsafeMutableRawBufferPointer) throws -> Result
     ) rethrows -> Result {
         try body(UnsafeMutableRawBufferPointer(start: output.buffer.pointee.base, count: output.count))
     }
 
-    @inlinable package mutating func beginObject() { output.append(UInt8(ascii: "{")); open() }
-    @inlinable package mutating func endObject() { output.append(UInt8(ascii: "}")); close() }
-    @inlinable package mutating func beginArray() { output.append(UInt8(ascii: "[")); open() }
-    @inlinable package mutating func endArray() { output.append(UInt8(ascii: "]")); close() }
+    @inlinable public mutating func beginObject() { output.append(UInt8(ascii: "{")); open() }
+    @inlinable public mutating func endObject() { output.append(UInt8(ascii: "}")); close() }
+    @inlinable public mutating func beginArray() { output.append(UInt8(ascii: "[")); open() }
+    @inlinable public mutating func endArray() { output.append(UInt8(ascii: "]")); close() }
 
     @inlinable mutating func open() {
         depth += 1
@@ -63,20 +63,20 @@ package struct JSONWriter {
     }
 
     /// Starts an array element.
-    @inlinable package mutating func element() { separate() }
+    @inlinable public mutating func element() { separate() }
 
     /// Writes `"name":` inside an object.
-    @inlinable package mutating func key(_ name: String) {
+    @inlinable public mutating func key(_ name: String) {
         let comma = separatorNeeded()
         Self.withUTF8(name) { escaped($0, comma: comma, colon: true) }
     }
 
     /// A member name escaped once, with its quotes and colon, for a name written again and again (a delivery
     /// record's keys): writing it is a copy, not a scan.
-    package struct EncodedKey: Sendable {
+    public struct EncodedKey: Sendable {
         @usableFromInline let bytes: [UInt8]
 
-        package init(_ name: String) {
+        public init(_ name: String) {
             var writer = JSONWriter(capacity: name.utf8.count + 8)
             writer.key(name)
             bytes = writer.bytes
@@ -84,7 +84,7 @@ package struct JSONWriter {
     }
 
     /// Writes `"name":` inside an object from its encoded form.
-    @inlinable package mutating func key(_ name: EncodedKey) {
+    @inlinable public mutating func key(_ name: EncodedKey) {
         let comma = separatorNeeded()
         name.bytes.withUnsafeBufferPointer { encoded in
             output.reserve(encoded.count + 1)
@@ -93,16 +93,16 @@ package struct JSONWriter {
         }
     }
 
-    @inlinable package mutating func field(_ name: EncodedKey, _ value: String) { key(name); string(value) }
-    @inlinable package mutating func field(_ name: EncodedKey, _ value: Int64) { key(name); integer(value) }
+    @inlinable public mutating func field(_ name: EncodedKey, _ value: String) { key(name); string(value) }
+    @inlinable public mutating func field(_ name: EncodedKey, _ value: Int64) { key(name); integer(value) }
 
-    @inlinable package mutating func field(_ name: String, _ value: String) { key(name); string(value) }
-    @inlinable package mutating func field(_ name: String, _ value: Int64) { key(name); integer(value) }
-    @inlinable package mutating func field(_ name: String, _ value: Bool) { key(name); boolean(value) }
-    @inlinable package mutating func field(_ name: String, _ value: JSONValue) { key(name); self.value(value) }
+    @inlinable public mutating func field(_ name: String, _ value: String) { key(name); string(value) }
+    @inlinable public mutating func field(_ name: String, _ value: Int64) { key(name); integer(value) }
+    @inlinable public mutating func field(_ name: String, _ value: Bool) { key(name); boolean(value) }
+    @inlinable public mutating func field(_ name: String, _ value: JSONValue) { key(name); self.value(value) }
 
     /// Decimal digits written in place (`String(value)` allocated for the 19-digit nanosecond times).
-    @inlinable package mutating func integer(_ value: Int64) {
+    @inlinable public mutating func integer(_ value: Int64) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -115,13 +115,13 @@ package struct JSONWriter {
             output.append(UnsafeBufferPointer(rebasing: digits[first...]))
         }
     }
-    @inlinable package mutating func boolean(_ value: Bool) {
+    @inlinable public mutating func boolean(_ value: Bool) {
         output.append(value ? "true" : "false")
     }
-    @inlinable package mutating func null() { output.append("null") }
+    @inlinable public mutating func null() { output.append("null") }
 
     /// Writes a whole value compactly: no whitespace, members in their order, numbers as their literal text.
-    package mutating func value(_ value: JSONValue) {
+    public mutating func value(_ value: JSONValue) {
         switch value {
         case .null: null()
         case .bool(let flag): boolean(flag)
@@ -165,7 +165,7 @@ package struct JSONWriter {
 
     /// Writes `value` as a JSON string. Scans the UTF-8 bytes in place (no iterator over `String.UTF8View`, which
     /// cost more than the rest of a record's encoding).
-    @inlinable package mutating func string(_ value: String) {
+    @inlinable public mutating func string(_ value: String) {
         Self.withUTF8(value) { escaped($0) }
     }
 
@@ -180,7 +180,7 @@ package struct JSONWriter {
 
     /// Writes UTF-8 bytes (valid UTF-8, e.g. a request body already checked) as a JSON string, as `string` writes
     /// the same text, without making it a `String` first.
-    @inlinable package mutating func string(utf8: UnsafeBufferPointer<UInt8>) { escaped(utf8) }
+    @inlinable public mutating func string(utf8: UnsafeBufferPointer<UInt8>) { escaped(utf8) }
 
     /// Writes straight into the buffer: room for the quotes and every byte is reserved first, the escapes' extra
     /// bytes as they come, so clean words are stored eight bytes at a time and an escape is a few stores (a
@@ -314,7 +314,7 @@ package struct JSONWriter {
 
 extension JSONValue {
     /// Compact JSON bytes (no whitespace, keys in their original order, numbers as sent).
-    package var compactBytes: [UInt8] {
+    public var compactBytes: [UInt8] {
         var writer = JSONWriter()
         writer.value(self)
         return writer.bytes
@@ -322,12 +322,12 @@ extension JSONValue {
 
     /// Compact JSON text. Used to measure `attributes` + `content-state` against ActivityKit's 4 KB limit and to
     /// show values in messages and timelines.
-    package var compactText: String { String(decoding: compactBytes, as: UTF8.self) }
+    public var compactText: String { String(decoding: compactBytes, as: UTF8.self) }
 
     /// Size in bytes of `compactText` encoded as UTF-8.
     /// `compactBytes.count`, counted without writing (the Live Activity size check measures every push's
     /// `content-state`).
-    package var compactByteCount: Int {
+    public var compactByteCount: Int {
         switch self {
         case .null: 4
         case .bool(let flag): flag ? 4 : 5
@@ -353,13 +353,13 @@ extension JSONValue {
     }
 
     /// A number value from an integer.
-    package static func integer(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
+    public static func integer(_ value: some BinaryInteger) -> JSONValue { .number(String(value)) }
 
     /// A string value, or `null` for nil.
-    package static func nullable(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    public static func nullable(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
     /// The same value with every object's members sorted by key (for output that reads the same every time).
-    package var sortingKeys: JSONValue {
+    public var sortingKeys: JSONValue {
         switch self {
         case .object(let members):
             .object(members.map { JSONMember($0.key, $0.value.sortingKeys) }.sorted { $0.key < $1.key })
@@ -369,7 +369,7 @@ extension JSONValue {
     }
 
     /// Compact JSON text with every object's keys sorted.
-    package var sortedCompactText: String { sortingKeys.compactText }
+    public var sortedCompactText: String { sortingKeys.compactText }
 }
 
 /// The writer's growing bytes: appends are a bounds check and a copy, without `Array`'s copy-on-write check and

@@ -9,11 +9,11 @@ import Glibc
 /// directory would both write the same database and the second would lose its records (`UNIQUE constraint
 /// failed`), so the second refuses to start. The kernel drops the lock when the process exits, even on `kill -9`,
 /// so a crash never leaves a stale lock; the file keeps the holder's pid for the error message.
-package final class DataDirectoryLock: Sendable {
-    package let path: String
+public final class DataDirectoryLock: Sendable {
+    public let path: String
     private let descriptor: Int32
 
-    package init(directory: String) throws(DataDirectoryLockError) {
+    public init(directory: String) throws(DataDirectoryLockError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -45,11 +45,11 @@ package final class DataDirectoryLock: Sendable {
     }
 }
 
-package enum DataDirectoryLockError: Error, CustomStringConvertible, LocalizedError {
+public enum DataDirectoryLockError: Error, CustomStringConvertible, LocalizedError {
     case inUse(directory: String, holderPID: Int32?)
     case cannotOpen(path: String, detail: String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .inUse(let directory, let pid):
             let holder = pid.map { " (pid \($0))" } ?? ""
@@ -60,5 +60,5 @@ package enum DataDirectoryLockError: Error, CustomStringConvertible, LocalizedEr
         }
     }
 
-    package var errorDescription: String? { description }
+    public var errorDescription: String? { description }
 }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Durability contract: a delivery answered 200 is durable before its response is sent. `append`
 /// returns at once; the store commits records in groups and calls each completion after the group's COMMIT.
-package protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadError == DeliveryStoreError {
+public protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadError == DeliveryStoreError {
     /// Queues `record` (its `id` is ignored), assigns and returns its id. `completion` runs on the store's writer
     /// thread once the record is durable (`.success(id)`) or could not be written (`.failure`). Keep it short:
     /// hand the response to the transport and return.
@@ -50,16 +50,16 @@ package protocol DeliveryStore: DeliveryReader, AnyObject, Sendable where ReadEr
 }
 
 /// The longest a single `waitForNext` may block (long polls re-issue after this).
-package let maxWait: Duration = .seconds(60)
+public let maxWait: Duration = .seconds(60)
 
 extension DeliveryStore {
-    package func newestID() -> Int64 { latestID }
+    public func newestID() -> Int64 { latestID }
 
-    package var problems: StoreProblems { StoreProblems() }
+    public var problems: StoreProblems { StoreProblems() }
 
-    package func appendAtOnce(_ record: DeliveryRecord) -> Result<Int64, DeliveryStoreError>? { nil }
+    public func appendAtOnce(_ record: DeliveryRecord) -> Result<Int64, DeliveryStoreError>? { nil }
 
-    package func check() throws(DeliveryStoreError) -> StoreCheckReport {
+    public func check() throws(DeliveryStoreError) -> StoreCheckReport {
         StoreCheckReport(problems: [], rows: try count(), undecodable: [], undecodableCount: 0, seconds: 0)
     }
 
@@ -67,7 +67,7 @@ extension DeliveryStore {
     /// never runs and the error goes to standard error; callers that must answer in that case use
     /// `append(_:completion:)` and send 500.
     @discardableResult
-    package func append(_ record: DeliveryRecord, onDurable: @escaping @Sendable () -> Void) -> Int64 {
+    public func append(_ record: DeliveryRecord, onDurable: @escaping @Sendable () -> Void) -> Int64 {
         append(record) { result in
             switch result {
             case .success: onDurable()
@@ -79,7 +79,7 @@ extension DeliveryStore {
 }
 
 /// What can go wrong in a store. SQLite errors carry SQLite's own message.
-package enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(code: Int32, message: String)
     case corruptRecord(id: Int64, detail: String)
     /// The store file failed its check when it opened (`SQLiteStoreCheck`) or SQLite found it malformed:
@@ -87,7 +87,7 @@ package enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvert
     case damaged(path: String, detail: String)
     case closed
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .sqlite(let code, let message): return "SQLite error \(code): \(message)"
         case .corruptRecord(let id, let detail): return "delivery \(id) could not be decoded: \(detail)"
@@ -98,7 +98,7 @@ package enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvert
 
     /// SQLite's codes for a damaged file: SQLITE_CORRUPT (11, "database disk image is malformed") and
     /// SQLITE_NOTADB (26, "file is not a database").
-    package var isDamage: Bool {
+    public var isDamage: Bool {
         switch self {
         case .sqlite(let code, _): code == 11 || code == 26
         case .damaged: true
@@ -109,13 +109,13 @@ package enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConvert
 
 /// How much the store keeps. Enforced by the writer after each group commit, so disk and memory stay flat under
 /// sustained load.
-package struct RetentionPolicy: Sendable, Hashable {
+public struct RetentionPolicy: Sendable, Hashable {
     /// Keep at most this many records (the newest).
-    package var maxCount: Int
+    public var maxCount: Int
     /// Drop records received longer ago than this (nil: no age limit).
-    package var maxAge: Duration?
+    public var maxAge: Duration?
 
-    package init(maxCount: Int = 100_000, maxAge: Duration? = .seconds(24 * 3600)) {
+    public init(maxCount: Int = 100_000, maxAge: Duration? = .seconds(24 * 3600)) {
         self.maxCount = maxCount
         self.maxAge = maxAge
     }

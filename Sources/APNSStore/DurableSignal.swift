@@ -144,9 +144,9 @@ protocol SignalledDeliveryStore: DeliveryStore {
 }
 
 extension SignalledDeliveryStore {
-    package var latestID: Int64 { signal.current }
+    public var latestID: Int64 { signal.current }
 
-    package func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
+    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
         throws(DeliveryStoreError) -> DeliveryRecord?
     {
         try signal.waitForNext(filter, after: afterID, timeout: timeout, in: self)

@@ -5,7 +5,7 @@ import HTTPContract
 /// Ends one long poll before its timeout: after `cancel()`, the `waitForNext(_:after:timeout:cancellation:)` it
 /// was given stops waiting and returns what it has (a record that is already there, else nil). The admin API's
 /// stop uses it to answer its parked long polls instead of leaving them blocked for up to a minute.
-package final class LongPollCancellation: Sendable {
+public final class LongPollCancellation: Sendable {
     private struct State {
         var cancelled = false
         /// Wakes the wait the long poll is in now (nil when it is not waiting).
@@ -14,11 +14,11 @@ package final class LongPollCancellation: Sendable {
 
     private let state = Locked(State())
 
-    package init() {}
+    public init() {}
 
-    package var isCancelled: Bool { state.withLock { $0.cancelled } }
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-    package func cancel() {
+    public func cancel() {
         let wake = state.withLock { state in
             state.cancelled = true
             return state.wake
@@ -40,7 +40,7 @@ package final class LongPollCancellation: Sendable {
 extension DeliveryStore {
     /// `waitForNext`, ended early by `cancellation`. A store whose long polls wait on a `DurableSignal` (both of
     /// ours) stops waiting at once; any other store is waited for as by `waitForNext` (up to `timeout`).
-    package func waitForNext(
+    public func waitForNext(
         _ filter: DeliveryFilter, after afterID: Int64, timeout: Duration, cancellation: LongPollCancellation
     ) throws(DeliveryStoreError) -> DeliveryRecord? {
         guard let signalled = self as? any SignalledDeliveryStore else {

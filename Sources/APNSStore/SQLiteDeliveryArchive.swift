@@ -5,12 +5,12 @@ import Foundation
 /// `apns-mock deliveries --data-dir` and `apns-mock explain --data-dir` use. Never writes, never applies retention.
 /// A row whose record cannot be decoded is left out of lists (`deliveryPage` names it); a file SQLite finds
 /// malformed throws `.damaged` naming it.
-package final class SQLiteDeliveryArchive: DeliveryReader {
+public final class SQLiteDeliveryArchive: DeliveryReader {
     private let reader: SQLiteDeliveryReader
     private let path: String
 
     /// Opens `directory/deliveries.sqlite` read-only.
-    package init(directory: String) throws(DeliveryStoreError) {
+    public init(directory: String) throws(DeliveryStoreError) {
         let path = (directory as NSString).appendingPathComponent(SQLiteDeliveryStore.fileName)
         guard FileManager.default.fileExists(atPath: path) else {
             throw .sqlite(code: 14, message: "no delivery store at \(path)")
@@ -21,23 +21,23 @@ package final class SQLiteDeliveryArchive: DeliveryReader {
         }
     }
 
-    package func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
+    public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
         try deliveryPage(query).records
     }
 
-    package func deliveryPage(_ query: DeliveryQuery) throws(DeliveryStoreError) -> DeliveryPage {
+    public func deliveryPage(_ query: DeliveryQuery) throws(DeliveryStoreError) -> DeliveryPage {
         try Self.naming(path) { () throws(DeliveryStoreError) in try reader.deliveryPage(query) }
     }
 
-    package func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
+    public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
         try Self.naming(path) { () throws(DeliveryStoreError) in try reader.delivery(id: id) }
     }
 
-    package func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
+    public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         try Self.naming(path) { () throws(DeliveryStoreError) in try reader.delivery(apnsID: apnsID) }
     }
 
-    package func newestID() throws(DeliveryStoreError) -> Int64 {
+    public func newestID() throws(DeliveryStoreError) -> Int64 {
         try Self.naming(path) { () throws(DeliveryStoreError) in try reader.maxID() }
     }
 
@@ -56,7 +56,7 @@ package final class SQLiteDeliveryArchive: DeliveryReader {
 
     /// No notification crosses processes, so this polls the file twice a second until a record matches or
     /// `timeout` (clamped to `maxWait`) has passed.
-    package func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
+    public func waitForNext(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration)
         throws(DeliveryStoreError) -> DeliveryRecord?
     {
         let clock = ContinuousClock()

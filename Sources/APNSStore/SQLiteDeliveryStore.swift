@@ -14,11 +14,11 @@ import Synchronization
 /// checkpoints, which run on a thread of their own (`SQLiteCheckpointer`); the writer's own WAL restart skips its
 /// fsync. Surviving power loss or a kernel crash needs `.powerLoss` (`synchronous=FULL`: fsync at each COMMIT and
 /// at the restart), which costs one fsync per group.
-package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
+public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// The file name inside `--data-dir`.
-    package static let fileName = "deliveries.sqlite"
+    public static let fileName = "deliveries.sqlite"
 
-    package enum Durability: Sendable {
+    public enum Durability: Sendable {
         /// `synchronous=NORMAL`: survives the process crashing.
         case processCrash
         /// `synchronous=FULL`: survives the machine losing power.
@@ -41,10 +41,10 @@ package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// trips over it; `close()` stops and joins it.
     private let rowCheck = Locked<JoinableThread?>(nil)
     /// The file.
-    package let path: String
+    public let path: String
 
     /// Opens (creating if needed) the store at `path`; `directory/fileName` is the usual path.
-    package convenience init(
+    public convenience init(
         path: String, retention: RetentionPolicy = RetentionPolicy(), durability: Durability = .processCrash,
         clock: any WallClock = SystemClock()
     ) throws(DeliveryStoreError) {
@@ -136,7 +136,7 @@ package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     }
 
     /// Opens `directory/deliveries.sqlite`, creating the directory if needed.
-    package convenience init(
+    public convenience init(
         directory: String, retention: RetentionPolicy = RetentionPolicy(), durability: Durability = .processCrash,
         clock: any WallClock = SystemClock()
     ) throws(DeliveryStoreError) {
@@ -153,7 +153,7 @@ package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     deinit { close() }
 
     @discardableResult
-    package func append(
+    public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
         // The row is encoded here, on the appending thread, outside the queue's lock; only its id is set under it.
@@ -169,29 +169,29 @@ package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         return id
     }
 
-    package func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
+    public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
         try deliveryPage(query).records
     }
 
-    package func deliveryPage(_ query: DeliveryQuery) throws(DeliveryStoreError) -> DeliveryPage {
+    public func deliveryPage(_ query: DeliveryQuery) throws(DeliveryStoreError) -> DeliveryPage {
         let page = try withReader { reader throws(DeliveryStoreError) in try reader.deliveryPage(query) }
         if !page.undecodable.isEmpty { knownProblems.withLock { $0.add(undecodable: page.undecodable) } }
         return page
     }
 
-    package func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
+    public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
         try withReader { reader throws(DeliveryStoreError) in try reader.delivery(id: id) }
     }
 
-    package func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
+    public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         try withReader { reader throws(DeliveryStoreError) in try reader.delivery(apnsID: apnsID) }
     }
 
-    package var problems: StoreProblems { knownProblems.withLock { $0 } }
+    public var problems: StoreProblems { knownProblems.withLock { $0 } }
 
     /// Checks the file (`SQLiteStoreCheck.quickCheck`) and decodes every visible row, a page at a time (reads
     /// and pushes go on between pages); what it finds replaces what reads had found.
-    package func check() throws(DeliveryStoreError) -> StoreCheckReport {
+    public func check() throws(DeliveryStoreError) -> StoreCheckReport {
         let clock = ContinuousClock()
         let start = clock.now
         let problems: [String]
@@ -217,12 +217,12 @@ package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     /// Rows in the in-memory lookup index (tests: it must match the rows the file holds).
     var indexedRowCount: Int { lookups.count }
 
-    package func count() throws(DeliveryStoreError) -> Int {
+    public func count() throws(DeliveryStoreError) -> Int {
         try withReader { reader throws(DeliveryStoreError) in try reader.count() }
     }
 
     @discardableResult
-    package func reset() throws(DeliveryStoreError) -> Int {
+    public func reset() throws(DeliveryStoreError) -> Int {
         let outcome = Locked<Result<Int, DeliveryStoreError>>(.failure(.closed))
         let done = DispatchSemaphore(value: 0)
         guard queue.enqueue(.reset { result in
@@ -235,13 +235,13 @@ package final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         return deleted
     }
 
-    package func flush() {
+    public func flush() {
         let done = DispatchSemaphore(value: 0)
         guard queue.enqueue(.barrier { done.signal() }) else { return }
         done.wait()
     }
 
-    package func close() {
+    public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         rowCheck.withLock { $0 }?.join()
         queue.close()

@@ -9,19 +9,19 @@ import Foundation
 /// after the last row read are looked up one by one (each a separate descent of the b-tree, which may avoid the
 /// damaged page) until a row reads again, and the scan resumes there. An id whose lookup fails, or whose record
 /// does not decode, is lost; an id that reads as absent was never there (or was deleted by retention).
-package enum SQLiteStoreRecovery {
-    package struct Report: Sendable, Equatable {
+public enum SQLiteStoreRecovery {
+    public struct Report: Sendable, Equatable {
         /// Where the damaged file is now.
-        package var damagedPath: String
-        package var kept: Int
-        package var lost: Int
+        public var damagedPath: String
+        public var kept: Int
+        public var lost: Int
         /// The lowest lost ids (at most `StoreProblems.listLimit`).
-        package var lostIDs: [Int64]
+        public var lostIDs: [Int64]
         /// What could not be read at all (the table list of a file whose first page is gone, a bad header).
-        package var unreadable: [String]
+        public var unreadable: [String]
 
         /// One line for standard error and the admin API.
-        package var summary: String {
+        public var summary: String {
             var text = "recovered the delivery store: kept \(kept) deliver\(kept == 1 ? "y" : "ies"), lost \(lost)"
             if !lostIDs.isEmpty {
                 text += " (id \(lostIDs.map(String.init).joined(separator: ", "))\(lost > lostIDs.count ? ", …" : ""))"
@@ -36,7 +36,7 @@ package enum SQLiteStoreRecovery {
 
     /// Moves the store at `path` (and its WAL and shared-memory index) aside to `path.damaged-<UTC time>`, then
     /// salvages its readable rows into a fresh store file at `path` for a store keeping `retention`.
-    package static func recover(path: String, retention: RetentionPolicy) throws(DeliveryStoreError) -> Report {
+    public static func recover(path: String, retention: RetentionPolicy) throws(DeliveryStoreError) -> Report {
         let files = FileManager.default
         let aside = asidePath(for: path)
         do {

@@ -38,11 +38,11 @@ enum SQLiteStoredRecord {
 
 /// Encodes records as the SQLite store's rows hold them: the encoding each durable push pays on its thread
 /// (Benchmarks/StoreThroughput).
-package struct StoredRecordEncoder: Sendable {
-    package init() {}
+public struct StoredRecordEncoder: Sendable {
+    public init() {}
 
     /// Encodes `record`; returns the byte count of the `record` blob it makes (tag included).
-    package mutating func storedByteCount(_ record: DeliveryRecord) -> Int {
+    public mutating func storedByteCount(_ record: DeliveryRecord) -> Int {
         var bytes: [UInt8] = [DeliveryCodec.formatTag]
         DeliveryCodec.encode(record, into: &bytes)
         return bytes.count

@@ -2,32 +2,32 @@ import APNSCore
 import Foundation
 
 /// What the store knows is wrong with it: `/api/health` says `degraded` with `reasons` while any is set.
-package struct StoreProblems: Sendable, Equatable {
+public struct StoreProblems: Sendable, Equatable {
     /// Every row a read or a check could not decode, by id, with why (at most the rows the store holds).
     private var undecodableRows: [Int64: String] = [:]
     /// The last read SQLite refused because the file is damaged ("database disk image is malformed"); cleared by a
     /// check that passes.
-    package var readFailure: String?
+    public var readFailure: String?
     /// What the last check found (`DeliveryStore.check`); empty when it passed or none ran.
-    package var checkFailures: [String] = []
+    public var checkFailures: [String] = []
     /// What the store found when it opened that lost or ignored something (dropped WAL frames, retention metadata
     /// that failed its check): true, but not a fault now, so not a reason to be degraded.
-    package var openNotes: [String] = []
+    public var openNotes: [String] = []
 
     /// Rows listed by id at most.
-    package static let listLimit = 100
+    public static let listLimit = 100
 
-    package init() {}
+    public init() {}
 
     /// The undecodable rows with the lowest ids (at most `listLimit`), oldest first.
-    package var undecodable: [UndecodableDelivery] {
+    public var undecodable: [UndecodableDelivery] {
         undecodableRows.keys.sorted().prefix(Self.listLimit).map { UndecodableDelivery(id: $0, error: undecodableRows[$0]!) }
     }
 
-    package var undecodableCount: Int { undecodableRows.count }
+    public var undecodableCount: Int { undecodableRows.count }
 
     /// Why the store is degraded, one sentence each; empty while it is not.
-    package var reasons: [String] {
+    public var reasons: [String] {
         var reasons: [String] = []
         if undecodableCount > 0 {
             let ids = undecodable.map { String($0.id) }.joined(separator: ", ")
@@ -53,18 +53,18 @@ package struct StoreProblems: Sendable, Equatable {
 }
 
 /// What `DeliveryStore.check` found.
-package struct StoreCheckReport: Sendable, Codable {
+public struct StoreCheckReport: Sendable, Codable {
     /// `ok` or `damaged`.
-    package var status: String
+    public var status: String
     /// SQLite's `quick_check` findings (empty when it said ok).
-    package var problems: [String]
+    public var problems: [String]
     /// Rows read and decoded, and those that could not be (the first `StoreProblems.listLimit`).
-    package var rows: Int
-    package var undecodable: [UndecodableDelivery]
-    package var undecodableCount: Int
-    package var seconds: Double
+    public var rows: Int
+    public var undecodable: [UndecodableDelivery]
+    public var undecodableCount: Int
+    public var seconds: Double
 
-    package init(problems: [String], rows: Int, undecodable: [UndecodableDelivery], undecodableCount: Int, seconds: Double) {
+    public init(problems: [String], rows: Int, undecodable: [UndecodableDelivery], undecodableCount: Int, seconds: Double) {
         status = problems.isEmpty && undecodableCount == 0 ? "ok" : "damaged"
         self.problems = problems
         self.rows = rows

@@ -3,15 +3,15 @@ import Synchronization
 
 /// Connection-level fault injection, changeable at run time (admin API `serverFaults`, config key `faults`):
 /// what happens between `accept` and the first HTTP/2 frame, and how many connections are allowed.
-package struct ConnectionFaultSettings: Sendable, Equatable, Codable {
+public struct ConnectionFaultSettings: Sendable, Equatable, Codable {
     /// Every accepted connection waits this long before the server looks at it (TLS and h2c alike).
-    package var acceptDelayMs: Int?
+    public var acceptDelayMs: Int?
     /// TLS connections wait this long before the server answers the client's ClientHello: the handshake stalls.
-    package var handshakeStallMs: Int?
+    public var handshakeStallMs: Int?
     /// Connections beyond this many open ones are closed right after `accept` (nil: no limit).
-    package var maxConnections: Int?
+    public var maxConnections: Int?
 
-    package init(acceptDelayMs: Int? = nil, handshakeStallMs: Int? = nil, maxConnections: Int? = nil) {
+    public init(acceptDelayMs: Int? = nil, handshakeStallMs: Int? = nil, maxConnections: Int? = nil) {
         self.acceptDelayMs = acceptDelayMs
         self.handshakeStallMs = handshakeStallMs
         self.maxConnections = maxConnections
@@ -27,7 +27,7 @@ package struct ConnectionFaultSettings: Sendable, Equatable, Codable {
     }
 
     /// Strict: unknown keys and negative values are refused, so a misspelled setting never goes unnoticed.
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let all = try decoder.container(keyedBy: AnyKey.self)
         let known = CodingKeys.allCases.map(\.rawValue)
         if let unknown = all.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
@@ -55,15 +55,15 @@ package struct ConnectionFaultSettings: Sendable, Equatable, Codable {
 }
 
 /// The shared, thread-safe holder of `ConnectionFaultSettings` and the server-wide count of open connections.
-package final class ConnectionFaults: Sendable {
+public final class ConnectionFaults: Sendable {
     private let settings: Locked<ConnectionFaultSettings>
     let openConnections = Atomic<Int>(0)
 
-    package init(_ initial: ConnectionFaultSettings = ConnectionFaultSettings()) {
+    public init(_ initial: ConnectionFaultSettings = ConnectionFaultSettings()) {
         settings = Locked(initial)
     }
 
-    package var current: ConnectionFaultSettings {
+    public var current: ConnectionFaultSettings {
         get { settings.withLock { $0 } }
         set { settings.withLock { $0 = newValue } }
     }

@@ -5,13 +5,13 @@ import Synchronization
 
 /// One listening socket: address, whether it speaks TLS or cleartext HTTP/2 (prior knowledge), and a label the
 /// application gives it (every connection's `ConnectionInfo.listenerLabel`; apns-mock uses the environment name).
-package struct ListenerConfiguration: Sendable, Equatable {
-    package var host: String
-    package var port: Int
-    package var useTLS: Bool
-    package var label: String
+public struct ListenerConfiguration: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var useTLS: Bool
+    public var label: String
 
-    package init(host: String, port: Int, useTLS: Bool, label: String) {
+    public init(host: String, port: Int, useTLS: Bool, label: String) {
         self.host = host
         self.port = port
         self.useTLS = useTLS
@@ -19,13 +19,13 @@ package struct ListenerConfiguration: Sendable, Equatable {
     }
 }
 
-package struct TLSFiles: Sendable, Equatable {
-    package var certificateChainPath: String
-    package var privateKeyPath: String
+public struct TLSFiles: Sendable, Equatable {
+    public var certificateChainPath: String
+    public var privateKeyPath: String
     /// PEM certificates that client certificates must chain to (`PeerCertificate.verification`); nil: none trusted.
-    package var clientCertificateAuthorityPath: String?
+    public var clientCertificateAuthorityPath: String?
 
-    package init(certificateChainPath: String, privateKeyPath: String, clientCertificateAuthorityPath: String? = nil) {
+    public init(certificateChainPath: String, privateKeyPath: String, clientCertificateAuthorityPath: String? = nil) {
         self.certificateChainPath = certificateChainPath
         self.privateKeyPath = privateKeyPath
         self.clientCertificateAuthorityPath = clientCertificateAuthorityPath
@@ -33,12 +33,12 @@ package struct TLSFiles: Sendable, Equatable {
 }
 
 /// Failures of the transport, mapped from C error families in one place.
-package enum TransportError: Error, CustomStringConvertible {
+public enum TransportError: Error, CustomStringConvertible {
     case tls(String)
     case listen(String)
     case eventLoop(String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .tls(let message): "TLS: \(message)"
         case .listen(let message): "listen: \(message)"
@@ -50,12 +50,12 @@ package enum TransportError: Error, CustomStringConvertible {
 /// The HTTP/2 server: one libevent loop per thread (default: one per core), each with its own `SO_REUSEPORT`
 /// listener on every configured port. The thread that accepts a socket hands it to the thread with the fewest
 /// connections (`ConnectionHandoff`); a connection then stays on that thread, and its handler is called only there.
-package final class HTTP2Server: Sendable {
+public final class HTTP2Server: Sendable {
     let workers: [EventLoopWorker]
     private let listeners: [ListenerConfiguration]
     private let boundPorts: Locked<[Int]> = Locked([])
 
-    package init(
+    public init(
         listeners: [ListenerConfiguration], tls: TLSFiles?, settings: TransportSettings = TransportSettings(),
         application: any HTTP2Application, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
         clock: any WallClock = SystemClock(), faults: ConnectionFaults = ConnectionFaults()
@@ -78,7 +78,7 @@ package final class HTTP2Server: Sendable {
     /// Binds every listener on every worker and starts the threads. Returns the bound port of each listener, in
     /// order (a configured port 0 becomes the port the kernel chose).
     @discardableResult
-    package func start() throws -> [Int] {
+    public func start() throws -> [Int] {
         var ports: [Int] = []
         for listener in listeners {
             var port = listener.port
@@ -101,19 +101,19 @@ package final class HTTP2Server: Sendable {
         return ports
     }
 
-    package var ports: [Int] { boundPorts.withLock { $0 } }
+    public var ports: [Int] { boundPorts.withLock { $0 } }
 
     /// Graceful shutdown: stop accepting, GOAWAY(NO_ERROR) on every connection, let in-flight streams finish, and
     /// close. Connections still open after `gracePeriod` seconds are closed. Returns once every loop thread has
     /// ended (joined): every connection's handler has been told, every nghttp2 session and SSL object freed and
     /// every listening port closed, on those threads; none of them still holds a reference to this server's objects.
-    package func shutdown(gracePeriod: Double = 10) {
+    public func shutdown(gracePeriod: Double = 10) {
         for worker in workers { worker.requestShutdown(gracePeriod: gracePeriod) }
         for worker in workers { worker.waitUntilStopped() }
     }
 
     /// Number of open client connections across all threads.
-    package var connectionCount: Int { workers.reduce(0) { $0 + $1.connectionCount } }
+    public var connectionCount: Int { workers.reduce(0) { $0 + $1.connectionCount } }
 }
 
 /// Process-wide C library set-up, done once: libevent's pthread locking (so another thread may wake a loop) and

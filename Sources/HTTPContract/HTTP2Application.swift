@@ -5,12 +5,12 @@ import Synchronization
 ///
 /// Threading: one `HTTP2ConnectionHandler` belongs to one connection and is called only on that connection's
 /// event-loop thread. `ResponseSink.send` may be called from any thread, once per request.
-package protocol HTTP2Application: Sendable {
+public protocol HTTP2Application: Sendable {
     /// Called on the connection's thread once the connection is established (after the TLS handshake).
     func connectionOpened(_ connection: ConnectionInfo) -> any HTTP2ConnectionHandler
 }
 
-package protocol HTTP2ConnectionHandler: AnyObject {
+public protocol HTTP2ConnectionHandler: AnyObject {
     /// SETTINGS_MAX_CONCURRENT_STREAMS for the server's first SETTINGS frame (APNs: 1 until the first valid
     /// provider token, then 1000; A-SEND, A-CONN).
     var initialMaxConcurrentStreams: UInt32 { get }
@@ -23,7 +23,7 @@ package protocol HTTP2ConnectionHandler: AnyObject {
 }
 
 /// A change to the connection that accompanies a response: what fault injection and the token rules use.
-package enum ConnectionAction: Sendable, Equatable {
+public enum ConnectionAction: Sendable, Equatable {
     /// Send SETTINGS with this SETTINGS_MAX_CONCURRENT_STREAMS (APNs allows one stream until the first valid
     /// provider token: A-SEND, A-CONN).
     case setMaxConcurrentStreams(UInt32)
@@ -41,7 +41,7 @@ package enum ConnectionAction: Sendable, Equatable {
 }
 
 /// Where a response goes. Thread-safe; the first `send` wins, later ones are ignored.
-package final class ResponseSink: Sendable {
+public final class ResponseSink: Sendable {
     private enum Destination: Sendable {
         case closure(@Sendable (HTTPResponse, [ConnectionAction]) -> Void)
         case target(any ResponseTarget, connectionID: UInt64, streamID: Int32)
@@ -50,13 +50,13 @@ package final class ResponseSink: Sendable {
     private let destination: Destination
     private let answered = Atomic<Bool>(false)
 
-    package init(_ deliver: @escaping @Sendable (HTTPResponse, [ConnectionAction]) -> Void) {
+    public init(_ deliver: @escaping @Sendable (HTTPResponse, [ConnectionAction]) -> Void) {
         destination = .closure(deliver)
     }
 
     /// A sink for one stream of a transport: one object per request (no closure context, no separate
     /// first-answer flag).
-    package init(target: any ResponseTarget, connectionID: UInt64, streamID: Int32) {
+    public init(target: any ResponseTarget, connectionID: UInt64, streamID: Int32) {
         destination = .target(target, connectionID: connectionID, streamID: streamID)
     }
 
@@ -68,19 +68,19 @@ package final class ResponseSink: Sendable {
     /// Sets an answer aside until `sendHeld`: a handler whose answer waits for a completion lets that completion
     /// capture the sink alone (one object, so no closure context is allocated per request). Call before the sink
     /// leaves the handling thread.
-    package func hold(_ response: consuming HTTPResponse, actions: consuming [ConnectionAction]) {
+    public func hold(_ response: consuming HTTPResponse, actions: consuming [ConnectionAction]) {
         held = (response, actions)
     }
 
     /// The value of the held response's first header named `name` (nil when nothing is held or it has none). For
     /// the thread that completes the request, before `sendHeld`.
-    package func heldHeader(_ name: String) -> String? {
+    public func heldHeader(_ name: String) -> String? {
         held?.response.headers.first { $0.name == name }?.value
     }
 
     /// Sends the held answer (nothing when none is held), or `replacement` with the held actions instead of its
     /// response. The first send wins, as with `send`.
-    package func sendHeld(replacingResponseWith replacement: HTTPResponse? = nil) {
+    public func sendHeld(replacingResponseWith replacement: HTTPResponse? = nil) {
         guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged,
               let answer = held.take()
         else { return }
@@ -93,7 +93,7 @@ package final class ResponseSink: Sendable {
         }
     }
 
-    package func send(_ response: HTTPResponse, actions: [ConnectionAction] = []) {
+    public func send(_ response: HTTPResponse, actions: [ConnectionAction] = []) {
         guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         deliver(response, actions: actions)
@@ -111,7 +111,7 @@ package final class ResponseSink: Sendable {
 
 /// What a transport's stream sinks hand their response to (the event loop that owns the connection), from any
 /// thread.
-package protocol ResponseTarget: AnyObject, Sendable {
+public protocol ResponseTarget: AnyObject, Sendable {
     /// The answer is handed over (`consuming`): a target that queues it keeps it without a copy.
     func deliver(
         _ response: consuming HTTPResponse, actions: consuming [ConnectionAction], connectionID: UInt64, streamID: Int32)

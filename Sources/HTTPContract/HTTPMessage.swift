@@ -1,10 +1,10 @@
 /// One header field as it arrived or will be sent: name lower-cased (HTTP/2 requires it), value as bytes decoded
 /// leniently as UTF-8. Order and duplicates are preserved because `DuplicateHeaders` depends on them.
-package struct HeaderField: Sendable, Hashable, Codable {
-    package var name: String
-    package var value: String
+public struct HeaderField: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
 
-    package init(_ name: String, _ value: String) {
+    public init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
@@ -13,23 +13,23 @@ package struct HeaderField: Sendable, Hashable, Codable {
 /// A complete HTTP/2 request as the transport hands it to the application: pseudo-headers split out, regular
 /// headers in arrival order including duplicates, and the body (at most `bodyLimit` bytes are kept; `bodyLength`
 /// counts every byte that arrived).
-package struct HTTPRequest: Sendable {
-    package var method: String
-    package var path: String
-    package var scheme: Optional<String>
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var path: String
+    public var scheme: Optional<String>
     /// `:authority`, or the `host` header when a client (aioapns) sends that instead.
-    package var authority: Optional<String>
-    package var headers: [HeaderField]
-    package var body: [UInt8]
+    public var authority: Optional<String>
+    public var headers: [HeaderField]
+    public var body: [UInt8]
     /// Total bytes received in DATA frames; larger than `body.count` when the body exceeded the buffering limit.
-    package var bodyLength: Int
-    package var streamID: Int32
-    package var connection: ConnectionInfo
+    public var bodyLength: Int
+    public var streamID: Int32
+    public var connection: ConnectionInfo
     /// Wall-clock receive time of the request's first HEADERS frame.
-    package var receivedAt: Timestamp
+    public var receivedAt: Timestamp
 
     @inlinable
-    package init(
+    public init(
         method: String, path: String, scheme: String? = "https", authority: String? = nil,
         headers: [HeaderField] = [], body: [UInt8] = [], bodyLength: Int? = nil, streamID: Int32 = 1,
         connection: ConnectionInfo = .inMemory, receivedAt: Timestamp = .zero
@@ -47,31 +47,31 @@ package struct HTTPRequest: Sendable {
     }
 
     /// Every value of the header `name` (lower-case), in arrival order.
-    package func values(_ name: String) -> [String] {
+    public func values(_ name: String) -> [String] {
         var found: [String] = []  // one pass, and no array at all when the header is absent
         for header in headers where header.name == name { found.append(header.value) }
         return found
     }
 
     /// The first value of the header `name` (lower-case).
-    package func value(_ name: String) -> String? {
+    public func value(_ name: String) -> String? {
         headers.first { $0.name == name }?.value
     }
 }
 
 /// What the application answers: status, regular headers and an optional body (sent as one DATA frame).
-package struct HTTPResponse: Sendable, Equatable {
-    package var status: Int
-    package var headers: [HeaderField]
-    package var body: [UInt8]
+public struct HTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: [HeaderField]
+    public var body: [UInt8]
 
-    package init(status: Int, headers: [HeaderField] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [HeaderField] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    package func value(_ name: String) -> String? {
+    public func value(_ name: String) -> String? {
         headers.first { $0.name == name }?.value
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// released only after the signal, on the thread, while the waiter has already gone on. An object whose last
 /// reference went that way was freed (`event_base_free`, `SSL_CTX_free`, nghttp2 session deletes) while `main`
 /// was already in `exit()`, after OpenSSL's own clean-up.
-package final class JoinableThread: @unchecked Sendable {
+public final class JoinableThread: @unchecked Sendable {
     /// What the new thread runs; the thread drops `body` before it signals `finished`.
     private final class Start: @unchecked Sendable {
         var body: (@Sendable () -> Void)?
@@ -34,7 +34,7 @@ package final class JoinableThread: @unchecked Sendable {
     private let settled = Locked(false)
 
     /// Starts `body` on a new thread named `name` (the first 15 bytes show in `top -H` and `/proc`).
-    package init(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+    public init(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
         let start = Start(name: name, body: body)
         finished = start.finished
         var handle = pthread_t()
@@ -52,14 +52,14 @@ package final class JoinableThread: @unchecked Sendable {
     }
 
     /// Waits until the thread has ended. Later calls return at once.
-    package func join() {
+    public func join() {
         guard settle() else { return }
         pthread_join(handle, nil)
     }
 
     /// Waits at most `seconds` for the thread to end: true when it did (and was joined). When it did not, the thread
     /// is detached and left to finish by itself: the caller must have made sure it touches nothing freed meanwhile.
-    package func join(within seconds: Double) -> Bool {
+    public func join(within seconds: Double) -> Bool {
         guard finished.wait(timeout: .now() + seconds) == .success else {
             if settle() { pthread_detach(handle) }
             return false
@@ -83,9 +83,9 @@ package final class JoinableThread: @unchecked Sendable {
 }
 
 /// `pthread_create` refused (too many threads, no memory).
-package struct ThreadStartError: Error, CustomStringConvertible {
-    package let name: String
-    package let code: Int32
+public struct ThreadStartError: Error, CustomStringConvertible {
+    public let name: String
+    public let code: Int32
 
-    package var description: String { "cannot start thread \(name): \(String(cString: strerror(code)))" }
+    public var description: String { "cannot start thread \(name): \(String(cString: strerror(code)))" }
 }

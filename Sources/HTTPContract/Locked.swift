@@ -14,16 +14,16 @@ import Foundation
 /// mutex sleeps at once on contention, which costs both event-loop threads a futex wait and wake and two context
 /// switches (4.7 % of the server's samples under load, most of them on the device's lock). `NSLock.try()` is
 /// `pthread_mutex_trylock`, which TSan understands as well as `lock()`.
-package final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
     @usableFromInline @exclusivity(unchecked) var value: Value
 
-    package init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value.
-    @inlinable package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         if !lock.try() { acquireContended() }
         defer { lock.unlock() }
         return try body(&value)

@@ -4,8 +4,8 @@ import Foundation
 /// most once per `interval` per key; the next line written for that key says how many were left out. A flood of
 /// identical errors would otherwise cost more than the failure itself (an attack round measured 24 MB/s of one
 /// repeated accept() error).
-package final class RateLimitedLog: Sendable {
-    package static let standardError = RateLimitedLog(interval: .seconds(5)) { line in
+public final class RateLimitedLog: Sendable {
+    public static let standardError = RateLimitedLog(interval: .seconds(5)) { line in
         FileHandle.standardError.write(Data(line.utf8))
     }
 
@@ -18,7 +18,7 @@ package final class RateLimitedLog: Sendable {
     private let write: @Sendable (String) -> Void
     private let state = Locked<[String: KeyState]>([:])
 
-    package init(interval: Duration, write: @escaping @Sendable (String) -> Void) {
+    public init(interval: Duration, write: @escaping @Sendable (String) -> Void) {
         let (seconds, attoseconds) = interval.components
         intervalNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
         self.write = write
@@ -27,7 +27,7 @@ package final class RateLimitedLog: Sendable {
     /// Writes `message` (a newline is added) unless a line with this `key` was written less than `interval` ago.
     /// Returns whether it was written.
     @discardableResult
-    package func log(key: String, _ message: @autoclosure () -> String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+    public func log(key: String, _ message: @autoclosure () -> String, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
         let suppressed: Int? = state.withLock { states in
             if let previous = states[key], now &- previous.lastWritten < intervalNanoseconds {
                 states[key]?.suppressed += 1

@@ -2,16 +2,16 @@ import Foundation
 
 /// Wall-clock time as nanoseconds since the Unix epoch. A plain value so that every rule takes time as input and
 /// tests choose it (the one-hour and twenty-minute token rules, Live Activity timestamps).
-package struct Timestamp: Sendable, Hashable, Comparable, Codable {
-    package var nanosecondsSinceEpoch: Int64
+public struct Timestamp: Sendable, Hashable, Comparable, Codable {
+    public var nanosecondsSinceEpoch: Int64
 
-    package init(nanosecondsSinceEpoch: Int64) {
+    public init(nanosecondsSinceEpoch: Int64) {
         self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
     }
 
     /// Saturates instead of trapping: times come from untrusted payloads (a millisecond `aps.timestamp` read as
     /// seconds is far beyond what nanoseconds in an Int64 can hold), and bad input must never stop the server.
-    package init(secondsSinceEpoch: Double) {
+    public init(secondsSinceEpoch: Double) {
         self.nanosecondsSinceEpoch = Self.saturatingNanoseconds(secondsSinceEpoch)
     }
 
@@ -23,51 +23,51 @@ package struct Timestamp: Sendable, Hashable, Comparable, Codable {
         return Int64(nanoseconds)
     }
 
-    package static let zero = Timestamp(nanosecondsSinceEpoch: 0)
+    public static let zero = Timestamp(nanosecondsSinceEpoch: 0)
 
-    package var secondsSinceEpoch: Double { Double(nanosecondsSinceEpoch) / 1_000_000_000 }
-    package var millisecondsSinceEpoch: Int64 { nanosecondsSinceEpoch / 1_000_000 }
+    public var secondsSinceEpoch: Double { Double(nanosecondsSinceEpoch) / 1_000_000_000 }
+    public var millisecondsSinceEpoch: Int64 { nanosecondsSinceEpoch / 1_000_000 }
 
-    package func adding(seconds: Double) -> Timestamp {
+    public func adding(seconds: Double) -> Timestamp {
         let (sum, overflow) = nanosecondsSinceEpoch.addingReportingOverflow(Self.saturatingNanoseconds(seconds))
         if overflow { return Timestamp(nanosecondsSinceEpoch: seconds > 0 ? .max : .min) }
         return Timestamp(nanosecondsSinceEpoch: sum)
     }
 
-    package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.nanosecondsSinceEpoch < rhs.nanosecondsSinceEpoch
     }
 }
 
 /// The source of "now". Production uses `SystemClock`; tests use `TestClock` and move it by hand.
-package protocol WallClock: Sendable {
+public protocol WallClock: Sendable {
     func now() -> Timestamp
 }
 
 /// The machine's real-time clock.
-package struct SystemClock: WallClock {
-    package init() {}
+public struct SystemClock: WallClock {
+    public init() {}
 
-    package func now() -> Timestamp {
+    public func now() -> Timestamp {
         Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970)
     }
 }
 
 /// A clock that stands still until a test moves it.
-package final class TestClock: WallClock {
+public final class TestClock: WallClock {
     private let current: Locked<Timestamp>
 
-    package init(_ start: Timestamp = Timestamp(secondsSinceEpoch: 1_767_225_600)) {
+    public init(_ start: Timestamp = Timestamp(secondsSinceEpoch: 1_767_225_600)) {
         current = Locked(start)
     }
 
-    package func now() -> Timestamp { current.withLock { $0 } }
+    public func now() -> Timestamp { current.withLock { $0 } }
 
-    package func advance(seconds: Double) {
+    public func advance(seconds: Double) {
         current.withLock { $0 = $0.adding(seconds: seconds) }
     }
 
-    package func set(_ time: Timestamp) {
+    public func set(_ time: Timestamp) {
         current.withLock { $0 = time }
     }
 }

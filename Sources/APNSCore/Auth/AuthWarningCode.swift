@@ -1,7 +1,7 @@
 /// Warning codes of provider-token authentication: tokens APNs accepts but that a stricter reader, or Apple's
 /// documentation, would not (A-TOKEN). Accepted pushes carry them in their delivery record; strict mode may
 /// turn any of them into a rejection.
-package enum AuthWarningCode: String, Sendable, CaseIterable, Codable {
+public enum AuthWarningCode: String, Sendable, CaseIterable, Codable {
     /// The JWT's segments use standard Base64 ('+', '/', '=') instead of base64url (RFC 7515); APNs accepts it.
     case standardBase64 = "jwt-standard-base64"
     /// `iat` sent as a JSON string (LIB-kalyke); APNs accepts it, Apple documents a number.

@@ -3,7 +3,7 @@
 ///
 /// APNs accepts both signature encodings: 64-byte raw `r||s` (JOSE, RFC 7518 §3.4) and ASN.1 DER (pushy, a2,
 /// Apple's own `openssl dgst -sign` recipe). Source: [OBS] APNSwift#36, A-TOKEN.
-package protocol ES256Verifier: Sendable {
+public protocol ES256Verifier: Sendable {
     /// True when `signature` (raw `r||s` or DER) is a valid signature of `message` by this key.
     func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool
     /// A stable identifier of the public key (hex SHA-256 of its SubjectPublicKeyInfo), safe to log and show.

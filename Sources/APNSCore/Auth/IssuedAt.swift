@@ -3,7 +3,7 @@
 /// Apple documents seconds since the Epoch as a number (A-TOKEN). APNSwift (until PR #246) and kalyke send a JSON
 /// string and APNs evidently accepts it; pyapns-client sends a float. Both are accepted with a warning.
 /// Source: A-TOKEN; LIB-kalyke (string `iat`), LIB-pyapns-client (float `iat`).
-package enum IssuedAt: Sendable, Hashable {
+public enum IssuedAt: Sendable, Hashable {
     /// `"iat": 1700000000` — what Apple documents.
     case integer(Int64)
     /// `"iat": "1700000000"` — APNSwift before PR #246, kalyke.
@@ -12,7 +12,7 @@ package enum IssuedAt: Sendable, Hashable {
     case float(Double)
 
     /// Seconds since the Unix epoch.
-    package var seconds: Double {
+    public var seconds: Double {
         switch self {
         case .integer(let value): Double(value)
         case .string(_, let seconds): seconds

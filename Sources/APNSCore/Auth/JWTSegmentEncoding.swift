@@ -2,7 +2,7 @@
 ///
 /// RFC 7515 asks for base64url without padding; a2 (Rust) has sent padded standard Base64 since 2018 and APNs
 /// evidently accepts it, so both decode. Source: [INFER] A-TOKEN.
-package enum JWTSegmentEncoding: String, Sendable, Hashable, Codable {
+public enum JWTSegmentEncoding: String, Sendable, Hashable, Codable {
     /// `-` and `_`, no `=` padding (RFC 7515 §2).
     case base64URL
     /// `+` and `/` and/or `=` padding (RFC 4648 §4), as a2 sends.
@@ -10,11 +10,11 @@ package enum JWTSegmentEncoding: String, Sendable, Hashable, Codable {
 }
 
 /// Decodes one JWT segment written in either alphabet. Pure Swift so that it is cheap and safe on arbitrary input.
-package enum JWTBase64 {
+public enum JWTBase64 {
     /// The decoded bytes and the alphabet seen, or nil when the text is not Base64 in one consistent alphabet
     /// (a stray character, `=` before the end, more than two `=`, padding to a length that is not a multiple of
     /// four, or a length that leaves a single dangling character).
-    package static func decode(_ text: Substring) -> (bytes: [UInt8], encoding: JWTSegmentEncoding)? {
+    public static func decode(_ text: Substring) -> (bytes: [UInt8], encoding: JWTSegmentEncoding)? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count * 3 / 4)
         var sawURLAlphabet = false
@@ -57,7 +57,7 @@ package enum JWTBase64 {
     }
 
     /// base64url without padding, as RFC 7515 writes JWT segments.
-    package static func encodeURL(_ bytes: some Sequence<UInt8>) -> String {
+    public static func encodeURL(_ bytes: some Sequence<UInt8>) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         var output: [UInt8] = []
         var accumulator: UInt32 = 0

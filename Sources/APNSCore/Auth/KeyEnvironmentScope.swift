@@ -2,12 +2,12 @@
 ///
 /// Team-scoped keys made since 2025 are restricted to Sandbox **or** Production; keys made before keep working in
 /// both. Source: A-TOKEN.
-package enum KeyEnvironmentScope: String, Sendable, Hashable, Codable, CaseIterable {
+public enum KeyEnvironmentScope: String, Sendable, Hashable, Codable, CaseIterable {
     case development
     case production
     case both
 
-    package func allows(_ environment: APNsEnvironment) -> Bool {
+    public func allows(_ environment: APNsEnvironment) -> Bool {
         switch self {
         case .both: true
         case .development: environment == .development

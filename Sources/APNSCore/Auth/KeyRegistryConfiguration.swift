@@ -5,16 +5,16 @@
 ///                "keys": [ { "keyID": "ABC123DEFG", "p8": "certs/AuthKey_ABC123DEFG.p8", "environment": "both" } ] } ] }
 /// ```
 /// APNSCrypto's `SigningKeyRegistry(configuration:relativeTo:)` turns it into a registry.
-package struct KeyRegistryConfiguration: Sendable, Hashable, Codable {
-    package var teams: [Team]
+public struct KeyRegistryConfiguration: Sendable, Hashable, Codable {
+    public var teams: [Team]
 
-    package struct Team: Sendable, Hashable, Codable {
-        package var teamID: String
+    public struct Team: Sendable, Hashable, Codable {
+        public var teamID: String
         /// Bundle IDs the team's team-scoped keys may push to. Empty or absent: topics are not checked.
-        package var bundleIDs: [String]?
-        package var keys: [Key]?
+        public var bundleIDs: [String]?
+        public var keys: [Key]?
 
-        package init(teamID: String, bundleIDs: [String]? = nil, keys: [Key]? = nil) {
+        public init(teamID: String, bundleIDs: [String]? = nil, keys: [Key]? = nil) {
             self.teamID = teamID
             self.bundleIDs = bundleIDs
             self.keys = keys
@@ -22,22 +22,22 @@ package struct KeyRegistryConfiguration: Sendable, Hashable, Codable {
     }
 
     /// One key; exactly one of `p8`, `publicKeyPath`, `publicKeyPEM` gives the key material.
-    package struct Key: Sendable, Hashable, Codable {
-        package var keyID: String
+    public struct Key: Sendable, Hashable, Codable {
+        public var keyID: String
         /// Path of the `.p8` (PKCS#8 PEM private key) Apple issued; only its public key is kept.
-        package var p8: String?
+        public var p8: String?
         /// Path of a PEM public key (`-----BEGIN PUBLIC KEY-----`).
-        package var publicKeyPath: String?
+        public var publicKeyPath: String?
         /// A PEM public key inline.
-        package var publicKeyPEM: String?
+        public var publicKeyPEM: String?
         /// Default `both` (a pre-2025 key, valid in both environments).
-        package var environment: KeyEnvironmentScope?
+        public var environment: KeyEnvironmentScope?
         /// Bundle IDs of a topic-specific key; absent for a team-scoped key.
-        package var topics: [String]?
+        public var topics: [String]?
         /// The one related key of a topic-specific key.
-        package var relatedKeyID: String?
+        public var relatedKeyID: String?
 
-        package init(
+        public init(
             keyID: String, p8: String? = nil, publicKeyPath: String? = nil, publicKeyPEM: String? = nil,
             environment: KeyEnvironmentScope? = nil, topics: [String]? = nil, relatedKeyID: String? = nil
         ) {
@@ -51,13 +51,13 @@ package struct KeyRegistryConfiguration: Sendable, Hashable, Codable {
         }
     }
 
-    package init(teams: [Team] = []) {
+    public init(teams: [Team] = []) {
         self.teams = teams
     }
 
     /// Adds the quick-start CLI flags: each `--key` becomes a key valid in both environments, each `--topic` a
     /// bundle ID of its team.
-    package mutating func add(keyFlags: [KeyFlag], topicFlags: [TopicFlag]) {
+    public mutating func add(keyFlags: [KeyFlag], topicFlags: [TopicFlag]) {
         for flag in keyFlags {
             let key = Key(keyID: flag.keyID, p8: flag.path)
             mutateTeam(flag.teamID) { $0.keys = ($0.keys ?? []) + [key] }
@@ -81,12 +81,12 @@ package struct KeyRegistryConfiguration: Sendable, Hashable, Codable {
 }
 
 /// `--key TEAMID:KEYID:path/to/AuthKey_KEYID.p8` (the path may itself contain colons).
-package struct KeyFlag: Sendable, Hashable {
-    package var teamID: String
-    package var keyID: String
-    package var path: String
+public struct KeyFlag: Sendable, Hashable {
+    public var teamID: String
+    public var keyID: String
+    public var path: String
 
-    package init(parsing text: String) throws(KeyRegistryError) {
+    public init(parsing text: String) throws(KeyRegistryError) {
         let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[2].isEmpty else { throw .malformedKeyFlag(text) }
         guard AppleIdentifier.isValid(String(parts[0])) else { throw .invalidTeamID(String(parts[0])) }
@@ -98,11 +98,11 @@ package struct KeyFlag: Sendable, Hashable {
 }
 
 /// `--topic TEAMID:BUNDLEID`: a bundle ID of the team.
-package struct TopicFlag: Sendable, Hashable {
-    package var teamID: String
-    package var bundleID: String
+public struct TopicFlag: Sendable, Hashable {
+    public var teamID: String
+    public var bundleID: String
 
-    package init(parsing text: String) throws(KeyRegistryError) {
+    public init(parsing text: String) throws(KeyRegistryError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[1].isEmpty, !parts[1].contains(" ") else { throw .malformedTopicFlag(text) }
         guard AppleIdentifier.isValid(String(parts[0])) else { throw .invalidTeamID(String(parts[0])) }

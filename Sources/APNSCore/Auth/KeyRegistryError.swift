@@ -1,5 +1,5 @@
 /// A configuration mistake in the key registry, with the fix.
-package enum KeyRegistryError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum KeyRegistryError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidTeamID(String)
     case invalidKeyID(String)
     case emptyTopicList(keyID: String)
@@ -9,7 +9,7 @@ package enum KeyRegistryError: Error, Sendable, Hashable, CustomStringConvertibl
     case keySourceAmbiguous(keyID: String)
     case unreadableKey(keyID: String, detail: String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .invalidTeamID(let value):
             "Team ID \"\(value)\" is not ten upper-case letters or digits (find yours under Membership in the "

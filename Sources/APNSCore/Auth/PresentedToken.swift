@@ -1,13 +1,13 @@
 /// What authentication read of a provider token it did not accept: the decoded header and claims as sent (not
 /// secret) and the token's fingerprint, so the delivery record shows what was wrong with the token without
 /// parsing it again. nil parts could not be decoded.
-package struct PresentedToken: Sendable, Hashable {
-    package var headerJSON: String?
-    package var claimsJSON: String?
+public struct PresentedToken: Sendable, Hashable {
+    public var headerJSON: String?
+    public var claimsJSON: String?
     /// `VerifiedToken.fingerprint(of:)` of the token text.
-    package var fingerprint: String
+    public var fingerprint: String
 
-    package init(headerJSON: String?, claimsJSON: String?, fingerprint: String) {
+    public init(headerJSON: String?, claimsJSON: String?, fingerprint: String) {
         self.headerJSON = headerJSON
         self.claimsJSON = claimsJSON
         self.fingerprint = fingerprint

@@ -4,32 +4,32 @@ import Foundation
 /// A bearer token split into the parts APNs reads: header `alg`/`kid`/`typ`, claims `iss`/`iat`, the signature
 /// and the bytes it signs. Parsing checks structure only; `ProviderTokenAuthenticator` applies APNs' rules.
 /// Source: A-TOKEN, tolerances from A-TOKEN.
-package struct ProviderToken: Sendable, Hashable {
+public struct ProviderToken: Sendable, Hashable {
     /// Longest token accepted: APNs caps the whole header block at 8000 bytes (MAX_HEADER_LIST_SIZE, A-CONN).
-    package static let maximumLength = 8000
+    public static let maximumLength = 8000
 
     /// Header `alg`; APNs supports only `ES256`.
-    package var algorithm: String?
+    public var algorithm: String?
     /// Header `kid`: the 10-character Key ID.
-    package var keyID: String?
+    public var keyID: String?
     /// Header `typ` (pushy, node-apn and APNSwift send `JWT`; APNs ignores it).
-    package var type: String?
+    public var type: String?
     /// Claim `iss`: the 10-character Team ID.
-    package var issuer: String?
+    public var issuer: String?
     /// Claim `iat`.
-    package var issuedAt: IssuedAt?
+    public var issuedAt: IssuedAt?
     /// The decoded header and claims, as sent.
-    package var headerJSON: String
-    package var claimsJSON: String
+    public var headerJSON: String
+    public var claimsJSON: String
     /// The decoded signature: 64 bytes `r||s` (JOSE) or an ASN.1 DER sequence (pushy, a2, `openssl dgst`).
-    package var signature: [UInt8]
+    public var signature: [UInt8]
     /// `header.claims` exactly as sent: the bytes the signature covers.
-    package var signingInput: [UInt8]
+    public var signingInput: [UInt8]
     /// `.standardBase64` when any segment used the standard alphabet or padding.
-    package var encoding: JWTSegmentEncoding
+    public var encoding: JWTSegmentEncoding
 
     /// Splits and decodes `token` (the text after `bearer `).
-    package init(parsing token: Substring) throws(ProviderTokenParseError) {
+    public init(parsing token: Substring) throws(ProviderTokenParseError) {
         let utf8 = token.utf8
         guard utf8.count <= Self.maximumLength else { throw .tooLong(length: utf8.count) }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)

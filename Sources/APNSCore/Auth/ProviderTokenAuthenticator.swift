@@ -19,25 +19,25 @@
 /// authentication token"), [DTS] F-675879, [OBS] F-687789, pushy#931; A-CONN, A-TOKEN.
 ///
 /// Not thread-safe: one instance per connection, used by that connection's owner.
-package final class ProviderTokenAuthenticator: ConnectionAuthenticator {
+public final class ProviderTokenAuthenticator: ConnectionAuthenticator {
     /// What the connection is bound to after its first valid token.
-    package struct Binding: Sendable {
-        package var teamID: String
+    public struct Binding: Sendable {
+        public var teamID: String
         /// The key of the first push; later keys must be related to it.
-        package var firstKey: SigningKey
+        public var firstKey: SigningKey
         /// The team's bundle IDs when the connection was bound.
-        package var bundleIDs: Set<String>
+        public var bundleIDs: Set<String>
         /// The token in use and when the mock first saw it.
-        package var currentToken: String
-        package var currentTokenFirstSeen: Timestamp
+        public var currentToken: String
+        public var currentTokenFirstSeen: Timestamp
         /// How many times the connection switched tokens.
-        package var tokenSwitches: Int
+        public var tokenSwitches: Int
     }
 
-    package let registry: SigningKeyRegistry
-    package let cache: VerifiedTokenCache
-    package let policy: ProviderTokenPolicy
-    package private(set) var binding: Binding? {
+    public let registry: SigningKeyRegistry
+    public let cache: VerifiedTokenCache
+    public let policy: ProviderTokenPolicy
+    public private(set) var binding: Binding? {
         didSet { hasAuthenticated = binding != nil }
     }
     /// The last request's credential when it was accepted, and what it was judged on (see `AcceptedToken`).
@@ -45,15 +45,15 @@ package final class ProviderTokenAuthenticator: ConnectionAuthenticator {
 
     /// True once a request on this connection carried a valid token (stored: the pipeline asks on every push, and
     /// reading `binding` would copy it).
-    package private(set) var hasAuthenticated = false
+    public private(set) var hasAuthenticated = false
 
-    package init(registry: SigningKeyRegistry, cache: VerifiedTokenCache, policy: ProviderTokenPolicy = .init()) {
+    public init(registry: SigningKeyRegistry, cache: VerifiedTokenCache, policy: ProviderTokenPolicy = .init()) {
         self.registry = registry
         self.cache = cache
         self.policy = policy
     }
 
-    package func authenticate(_ request: AuthRequest) -> AuthDecision {
+    public func authenticate(_ request: AuthRequest) -> AuthDecision {
         switch evaluate(request) {
         case .success(let (sender, warnings)): .accepted(sender, warnings: warnings)
         case .failure(let rejection):

@@ -1,6 +1,6 @@
 /// Why a bearer token is not a well-formed APNs provider token. Every case answers `403 InvalidProviderToken`
 /// ("the provider token is not valid", A-RESP); the explanation says what to fix. Source: A-TOKEN.
-package enum ProviderTokenParseError: Error, Sendable, Hashable {
+public enum ProviderTokenParseError: Error, Sendable, Hashable {
     case tooLong(length: Int)
     case wrongSegmentCount(Int)
     case segmentNotBase64(segment: String)
@@ -8,7 +8,7 @@ package enum ProviderTokenParseError: Error, Sendable, Hashable {
     case claimHasWrongType(name: String, found: String)
     case issuedAtNotNumeric(String)
 
-    package var explanation: String {
+    public var explanation: String {
         switch self {
         case .tooLong(let length):
             return "the bearer token is \(length) bytes long; an APNs provider token is a few hundred bytes "

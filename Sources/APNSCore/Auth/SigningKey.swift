@@ -3,19 +3,19 @@
 ///
 /// Team-scoped keys (`topics == nil`) push to every topic of their team; topic-specific keys push only to their
 /// topics and may have one related key in the same environment. Source: A-TOKEN.
-package struct SigningKey: Sendable {
+public struct SigningKey: Sendable {
     /// 10-character Team ID (the token's `iss`).
-    package var teamID: String
+    public var teamID: String
     /// 10-character Key ID (the token's `kid`).
-    package var keyID: String
-    package var environment: KeyEnvironmentScope
+    public var keyID: String
+    public var environment: KeyEnvironmentScope
     /// Bundle IDs a topic-specific key may push to; nil for a team-scoped key.
-    package var topics: Set<String>?
+    public var topics: Set<String>?
     /// For a topic-specific key: the one key whose tokens may share its connections.
-    package var relatedKeyID: String?
-    package var verifier: any ES256Verifier
+    public var relatedKeyID: String?
+    public var verifier: any ES256Verifier
 
-    package init(
+    public init(
         teamID: String, keyID: String, environment: KeyEnvironmentScope = .both, topics: Set<String>? = nil,
         relatedKeyID: String? = nil, verifier: any ES256Verifier
     ) throws(KeyRegistryError) {
@@ -34,7 +34,7 @@ package struct SigningKey: Sendable {
     /// Whether tokens of `other` may follow tokens of this key on one connection (same team assumed).
     /// Team-scoped keys relate to every team-scoped key of the team; a topic-specific key relates only to itself
     /// and its related key. Source: A-TOKEN connection rules.
-    package func isRelated(to other: SigningKey) -> Bool {
+    public func isRelated(to other: SigningKey) -> Bool {
         if keyID == other.keyID { return true }
         switch (topics, other.topics) {
         case (nil, nil): return true
@@ -44,7 +44,7 @@ package struct SigningKey: Sendable {
     }
 
     /// What the admin API and logs may show.
-    package var summary: SigningKeySummary {
+    public var summary: SigningKeySummary {
         SigningKeySummary(
             teamID: teamID, keyID: keyID, environment: environment, topics: topics.map { $0.sorted() },
             relatedKeyID: relatedKeyID, publicKeyFingerprint: verifier.publicKeyFingerprint)
@@ -52,28 +52,28 @@ package struct SigningKey: Sendable {
 }
 
 /// A signing key without its verifier, for listings.
-package struct SigningKeySummary: Sendable, Hashable, Codable {
-    package var teamID: String
-    package var keyID: String
-    package var environment: KeyEnvironmentScope
-    package var topics: [String]?
-    package var relatedKeyID: String?
-    package var publicKeyFingerprint: String
+public struct SigningKeySummary: Sendable, Hashable, Codable {
+    public var teamID: String
+    public var keyID: String
+    public var environment: KeyEnvironmentScope
+    public var topics: [String]?
+    public var relatedKeyID: String?
+    public var publicKeyFingerprint: String
 }
 
 /// Apple's Team IDs and Key IDs: ten upper-case letters or digits. Source: A-TOKEN ("10-character").
-package enum AppleIdentifier {
-    package static func isValid(_ text: String) -> Bool {
+public enum AppleIdentifier {
+    public static func isValid(_ text: String) -> Bool {
         text.utf8.count == 10 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
 
     /// A fresh random identifier in Apple's format, for generated test keys.
-    package static func random() -> String {
+    public static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         return random(using: &generator)
     }
 
-    package static func random(using generator: inout some RandomNumberGenerator) -> String {
+    public static func random(using generator: inout some RandomNumberGenerator) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         return String((0..<10).map { _ in alphabet.randomElement(using: &generator)! })
     }

@@ -6,11 +6,11 @@ import Synchronization
 ///
 /// Key IDs are unique across teams, as Apple's are. Every change to a key gives it a new `revision`, so cached
 /// verifications made with an older version of the key are not reused.
-package final class SigningKeyRegistry: Sendable {
+public final class SigningKeyRegistry: Sendable {
     /// A key as registered, with the revision that identifies this version of it.
-    package struct Entry: Sendable {
-        package var key: SigningKey
-        package var revision: UInt64
+    public struct Entry: Sendable {
+        public var key: SigningKey
+        public var revision: UInt64
     }
 
     private struct State {
@@ -29,10 +29,10 @@ package final class SigningKeyRegistry: Sendable {
 
     private func noteChange() { changes.add(1, ordering: .releasing) }
 
-    package init() {}
+    public init() {}
 
     /// Registers `keys` and the bundle IDs of each team (`[teamID: bundleIDs]`).
-    package convenience init(keys: [SigningKey], bundleIDsByTeam: [String: Set<String>] = [:]) throws(KeyRegistryError) {
+    public convenience init(keys: [SigningKey], bundleIDsByTeam: [String: Set<String>] = [:]) throws(KeyRegistryError) {
         self.init()
         for (teamID, bundleIDs) in bundleIDsByTeam {
             for bundleID in bundleIDs { try addBundleID(bundleID, toTeam: teamID) }
@@ -41,7 +41,7 @@ package final class SigningKeyRegistry: Sendable {
     }
 
     /// Adds `key`, replacing any key with the same Key ID.
-    package func register(_ key: SigningKey) {
+    public func register(_ key: SigningKey) {
         state.withLock { state in
             state.keys[key.keyID] = Entry(key: key, revision: state.nextRevision)
             state.nextRevision += 1
@@ -52,7 +52,7 @@ package final class SigningKeyRegistry: Sendable {
 
     /// Removes the key; tokens it signed stop verifying at once (cached verifications included).
     @discardableResult
-    package func removeKey(id keyID: String) -> Bool {
+    public func removeKey(id keyID: String) -> Bool {
         state.withLock { state in
             defer { noteChange() }
             return state.keys.removeValue(forKey: keyID) != nil
@@ -60,7 +60,7 @@ package final class SigningKeyRegistry: Sendable {
     }
 
     /// Gives `teamID` the bundle ID `bundleID` (the topics its team-scoped keys may push to).
-    package func addBundleID(_ bundleID: String, toTeam teamID: String) throws(KeyRegistryError) {
+    public func addBundleID(_ bundleID: String, toTeam teamID: String) throws(KeyRegistryError) {
         guard AppleIdentifier.isValid(teamID) else { throw .invalidTeamID(teamID) }
         state.withLock { state in
             state.bundleIDsByTeam[teamID, default: []].insert(bundleID)
@@ -69,7 +69,7 @@ package final class SigningKeyRegistry: Sendable {
     }
 
     @discardableResult
-    package func removeBundleID(_ bundleID: String, fromTeam teamID: String) -> Bool {
+    public func removeBundleID(_ bundleID: String, fromTeam teamID: String) -> Bool {
         state.withLock { state in
             defer { noteChange() }
             return state.bundleIDsByTeam[teamID]?.remove(bundleID) != nil
@@ -77,24 +77,24 @@ package final class SigningKeyRegistry: Sendable {
     }
 
     /// The key with this Key ID, or nil.
-    package func entry(forKeyID keyID: String) -> Entry? {
+    public func entry(forKeyID keyID: String) -> Entry? {
         state.withLock { $0.keys[keyID] }
     }
 
     /// The bundle IDs registered for the team (empty when none are: then topics are not checked for it).
-    package func bundleIDs(ofTeam teamID: String) -> Set<String> {
+    public func bundleIDs(ofTeam teamID: String) -> Set<String> {
         state.withLock { $0.bundleIDsByTeam[teamID] ?? [] }
     }
 
     /// Every key, sorted by team then Key ID, without key material.
-    package var keySummaries: [SigningKeySummary] {
+    public var keySummaries: [SigningKeySummary] {
         state.withLock { state in
             state.keys.values.map(\.key.summary).sorted { ($0.teamID, $0.keyID) < ($1.teamID, $1.keyID) }
         }
     }
 
     /// Every team with its bundle IDs.
-    package var bundleIDsByTeam: [String: Set<String>] {
+    public var bundleIDsByTeam: [String: Set<String>] {
         state.withLock { $0.bundleIDsByTeam }
     }
 

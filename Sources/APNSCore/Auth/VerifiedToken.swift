@@ -1,18 +1,18 @@
 /// A provider token whose structure, issuer and signature have been checked, with what every later request needs.
 /// Time-dependent rules (age, future `iat`) are re-applied on each request.
-package struct VerifiedToken: Sendable, Hashable {
-    package var teamID: String
-    package var keyID: String
+public struct VerifiedToken: Sendable, Hashable {
+    public var teamID: String
+    public var keyID: String
     /// The registry revision of the key that verified it.
-    package var keyRevision: UInt64
-    package var issuedAt: IssuedAt
+    public var keyRevision: UInt64
+    public var issuedAt: IssuedAt
     /// When the mock first saw this token on any connection: the start of its 20-minute update window.
-    package var firstSeen: Timestamp
-    package var fingerprint: String
-    package var headerJSON: String
-    package var claimsJSON: String
+    public var firstSeen: Timestamp
+    public var fingerprint: String
+    public var headerJSON: String
+    public var claimsJSON: String
     /// Conformance warnings about the token itself (string `iat`, standard Base64).
-    package var warnings: [PushWarning]
+    public var warnings: [PushWarning]
 
     var sender: AuthenticatedSender {
         AuthenticatedSender(
@@ -22,7 +22,7 @@ package struct VerifiedToken: Sendable, Hashable {
 
     /// A short non-cryptographic identifier of the token (FNV-1a 64, hex) for records and logs; the token itself
     /// is a credential and is not stored.
-    package static func fingerprint(of token: Substring) -> String {
+    public static func fingerprint(of token: Substring) -> String {
         var token = token
         let hash = token.withUTF8 { utf8 in  // contiguous bytes: no per-byte index arithmetic of Substring.UTF8View
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -8,26 +8,26 @@ import Synchronization
 /// does (`iat` + the token lifetime). Clients reuse one token for 20–60 minutes across many connections
 /// (A-TOKEN), so a few thousand entries cover a busy mock; kalyke's token-per-push costs one verification each.
 /// Thread-safe.
-package final class VerifiedTokenCache: Sendable {
+public final class VerifiedTokenCache: Sendable {
     private struct Entry {
         var token: VerifiedToken
         var expiresAt: Timestamp
     }
 
-    package let capacity: Int
+    public let capacity: Int
     private let entries: Locked<[String: Entry]>
     /// Changes whenever an entry is removed or replaced (expiry, eviction, `removeAll`, a re-verification), never
     /// when one is only added: while it holds still, every entry an authenticator has seen is still cached as it
     /// saw it (`ProviderTokenAuthenticator`'s per-connection memo of its last accepted token relies on this).
     private let removals = Atomic<UInt64>(0)
 
-    package init(capacity: Int = 10_000) {
+    public init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
         entries = Locked([:])
     }
 
     /// The verified token for `token`, unless it has expired by `now`.
-    package func lookup(_ token: Substring, now: Timestamp) -> VerifiedToken? {
+    public func lookup(_ token: Substring, now: Timestamp) -> VerifiedToken? {
         entry(for: token, now: now)?.token
     }
 
@@ -51,7 +51,7 @@ package final class VerifiedTokenCache: Sendable {
     /// Remembers `verified` for `token` until `expiresAt`; keeps an existing entry (and its `firstSeen`).
     /// Returns the entry now cached.
     @discardableResult
-    package func insert(_ verified: VerifiedToken, for token: Substring, expiresAt: Timestamp, now: Timestamp) -> VerifiedToken {
+    public func insert(_ verified: VerifiedToken, for token: Substring, expiresAt: Timestamp, now: Timestamp) -> VerifiedToken {
         insertEntry(verified, for: token, expiresAt: expiresAt, now: now).token
     }
 
@@ -78,9 +78,9 @@ package final class VerifiedTokenCache: Sendable {
         }
     }
 
-    package var count: Int { entries.withLock { $0.count } }
+    public var count: Int { entries.withLock { $0.count } }
 
-    package func removeAll() {
+    public func removeAll() {
         entries.withLock { entries in
             entries.removeAll()
             removals.add(1, ordering: .releasing)

@@ -2,40 +2,40 @@ import APNSJSON
 
 /// The broadcast rules' answer to one management or send request: the HTTP answer APNs would give and what the
 /// record keeps. Built by `BroadcastDecider`.
-package struct BroadcastAnswer: Sendable {
-    package var operation: BroadcastOperation?
-    package var bundleID: String?
-    package var status: Int
+public struct BroadcastAnswer: Sendable {
+    public var operation: BroadcastOperation?
+    public var bundleID: String?
+    public var status: Int
     /// APNs' reason; nil on success.
-    package var reason: Reason?
+    public var reason: Reason?
     /// What to change, in plain words; nil on a clean success.
-    package var explanation: String?
+    public var explanation: String?
     /// The rule that decided (`BroadcastRule.id`); nil on success.
-    package var ruleID: String?
-    package var warnings: [PushWarning]
-    package var sender: AuthenticatedSender?
+    public var ruleID: String?
+    public var warnings: [PushWarning]
+    public var sender: AuthenticatedSender?
     /// What was read of a refused provider token, for the record.
-    package var presentedToken: PresentedToken?
-    package var environment: APNsEnvironment
+    public var presentedToken: PresentedToken?
+    public var environment: APNsEnvironment
     /// The `apns-request-id` answered with (the client's, else a new one).
-    package var requestID: String
+    public var requestID: String
     /// `apns-unique-id` of an accepted send.
-    package var uniqueID: String?
+    public var uniqueID: String?
     /// The channel created, read, deleted or sent to.
-    package var channel: BroadcastChannel?
+    public var channel: BroadcastChannel?
     /// The ids a list answered with.
-    package var listedChannelIDs: [String]?
+    public var listedChannelIDs: [String]?
     /// The parsed payload of a send (for the device fan-out).
-    package var payload: JSONValue?
+    public var payload: JSONValue?
 
-    package var isAccepted: Bool { reason == nil }
+    public var isAccepted: Bool { reason == nil }
 
     /// The HTTP response. Errors: `content-type: application/json`, `apns-request-id`, `{"reason": …}` (A-BERR).
     /// Create: 201 with `apns-request-id` and `apns-channel-id`, no body. Read: 200 with the channel's
     /// configuration. Delete: 204. List: 200 `{"channels": […]}` (A-CHAN; the list body is documented both as
     /// empty and as this object: clients parse the object). Send: 200 with `apns-request-id`, `apns-id` (the same
     /// value, which LIB-hapns reads first) and `apns-unique-id` (A-BSEND).
-    package func response() -> HTTPResponse {
+    public func response() -> HTTPResponse {
         var headers: [HeaderField] = []
         if let reason {
             headers.append(HeaderField("content-type", "application/json"))

@@ -3,19 +3,19 @@
 ///
 /// Runs `BroadcastRule.order` (only the rules for the request's operation) until one rejects; then creates,
 /// reads, deletes or lists. A send's fan-out to the simulated device is the caller's (it needs the device).
-package struct BroadcastDecider: Sendable {
-    package let settings: BroadcastSettings
-    package let channels: ChannelRegistry
-    package let rules: [BroadcastRule]
+public struct BroadcastDecider: Sendable {
+    public let settings: BroadcastSettings
+    public let channels: ChannelRegistry
+    public let rules: [BroadcastRule]
 
-    package init(settings: BroadcastSettings, channels: ChannelRegistry, rules: [BroadcastRule] = BroadcastRule.order) {
+    public init(settings: BroadcastSettings, channels: ChannelRegistry, rules: [BroadcastRule] = BroadcastRule.order) {
         self.settings = settings
         self.channels = channels
         self.rules = rules
     }
 
     /// A request on the management listener.
-    package func manage(
+    public func manage(
         _ request: HTTPRequest, environment: APNsEnvironment, authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) -> BroadcastAnswer {
         switch BroadcastRoute.management(method: request.method, path: request.path) {
@@ -27,7 +27,7 @@ package struct BroadcastDecider: Sendable {
     }
 
     /// A request on a push listener whose path starts `/4/broadcasts/`; nil for any other path.
-    package func send(
+    public func send(
         _ request: HTTPRequest, environment: APNsEnvironment, authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) -> BroadcastAnswer? {
         switch BroadcastRoute.send(method: request.method, path: request.path) {

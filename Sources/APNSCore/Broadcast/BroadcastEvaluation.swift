@@ -1,27 +1,27 @@
 import APNSJSON
 
 /// The state one broadcast or channel-management request accumulates while the broadcast rules run.
-package struct BroadcastEvaluation {
-    package let request: HTTPRequest
-    package let route: BroadcastRoute
-    package let settings: BroadcastSettings
-    package let channels: ChannelRegistry
-    package let authenticator: (any ConnectionAuthenticator)?
-    package let environment: APNsEnvironment
-    package let now: Timestamp
+public struct BroadcastEvaluation {
+    public let request: HTTPRequest
+    public let route: BroadcastRoute
+    public let settings: BroadcastSettings
+    public let channels: ChannelRegistry
+    public let authenticator: (any ConnectionAuthenticator)?
+    public let environment: APNsEnvironment
+    public let now: Timestamp
 
-    package var warnings: [PushWarning] = []
-    package var sender: AuthenticatedSender?
+    public var warnings: [PushWarning] = []
+    public var sender: AuthenticatedSender?
     /// What was read of a refused provider token, for the record.
-    package var presentedToken: PresentedToken?
+    public var presentedToken: PresentedToken?
     /// The channel named by `apns-channel-id`, once `channel.registered` found it.
-    package var channel: BroadcastChannel?
+    public var channel: BroadcastChannel?
     /// The parsed body (create: the channel configuration; send: the notification payload).
-    package var payload: JSONValue?
+    public var payload: JSONValue?
     /// A create's `message-storage-policy`, once `create.storage-policy` read it.
-    package var storagePolicy: MessageStoragePolicy?
+    public var storagePolicy: MessageStoragePolicy?
 
-    package init(
+    public init(
         request: HTTPRequest, route: BroadcastRoute, settings: BroadcastSettings, channels: ChannelRegistry,
         authenticator: (any ConnectionAuthenticator)?, environment: APNsEnvironment, now: Timestamp
     ) {
@@ -35,19 +35,19 @@ package struct BroadcastEvaluation {
     }
 
     /// `apns-channel-id` as sent.
-    package var channelID: String? { request.value("apns-channel-id") }
+    public var channelID: String? { request.value("apns-channel-id") }
 
     /// The request id: `apns-request-id`, else `apns-id` (A-BSEND's token sample sends `apns-id`).
-    package var requestID: String? { request.value("apns-request-id") ?? request.value("apns-id") }
+    public var requestID: String? { request.value("apns-request-id") ?? request.value("apns-id") }
 
-    package mutating func warn(_ code: BroadcastWarningCode, _ message: String) {
+    public mutating func warn(_ code: BroadcastWarningCode, _ message: String) {
         warnings.append(PushWarning(code: code.rawValue, message: message))
     }
 }
 
 /// Accepted-but-noteworthy findings on broadcast and channel-management requests: where Apple's documents and
 /// the libraries disagree, the mock accepts what libraries send and says so.
-package enum BroadcastWarningCode: String, Sendable, CaseIterable {
+public enum BroadcastWarningCode: String, Sendable, CaseIterable {
     /// The create body's `push-type` is not spelled `LiveActivity` (node-apn sends `liveactivity`: LIB-node-apn).
     case pushTypeCasing = "broadcast-push-type-casing"
     /// A send whose `aps.event` is `start`: a broadcast cannot start an activity (A-LA); no activity is started.

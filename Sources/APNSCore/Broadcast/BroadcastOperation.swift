@@ -1,6 +1,6 @@
 /// What a broadcast or channel-management request asks for, read from its method and path.
 /// Sources: A-CHAN (management paths), A-BSEND (send path).
-package enum BroadcastOperation: String, Sendable, Codable, Hashable, CaseIterable {
+public enum BroadcastOperation: String, Sendable, Codable, Hashable, CaseIterable {
     /// `POST /1/apps/<bundleId>/channels`
     case createChannel
     /// `GET /1/apps/<bundleId>/channels` with `apns-channel-id`
@@ -13,24 +13,24 @@ package enum BroadcastOperation: String, Sendable, Codable, Hashable, CaseIterab
     case send
 
     /// The operations the management listener serves.
-    package static let management: Set<BroadcastOperation> = [.createChannel, .readChannel, .deleteChannel, .listChannels]
+    public static let management: Set<BroadcastOperation> = [.createChannel, .readChannel, .deleteChannel, .listChannels]
     /// The operations that name one channel in `apns-channel-id`.
-    package static let namingChannel: Set<BroadcastOperation> = [.readChannel, .deleteChannel, .send]
+    public static let namingChannel: Set<BroadcastOperation> = [.readChannel, .deleteChannel, .send]
 }
 
 /// A request's operation and the bundle ID from its path.
-package struct BroadcastRoute: Sendable, Hashable {
-    package var operation: BroadcastOperation
-    package var bundleID: String
+public struct BroadcastRoute: Sendable, Hashable {
+    public var operation: BroadcastOperation
+    public var bundleID: String
 
-    package init(operation: BroadcastOperation, bundleID: String) {
+    public init(operation: BroadcastOperation, bundleID: String) {
         self.operation = operation
         self.bundleID = bundleID
     }
 
     /// Reads a management request (`/1/apps/<bundleId>/channels`, `/1/apps/<bundleId>/all-channels`): a path
     /// of another shape is `404 BadPath`, a known path with another method `405 MethodNotAllowed` (A-BERR).
-    package static func management(method: String, path: String) -> BroadcastRouting {
+    public static func management(method: String, path: String) -> BroadcastRouting {
         let parts = pathParts(path)
         guard parts.count == 4, parts[0] == "1", parts[1] == "apps", !parts[2].isEmpty,
               parts[3] == "channels" || parts[3] == "all-channels"
@@ -57,7 +57,7 @@ package struct BroadcastRoute: Sendable, Hashable {
 
     /// Reads a send (`POST /4/broadcasts/apps/<bundleId>`); nil when the path is not a broadcast path at all (the
     /// device-push rules answer it). The samples in A-BSEND omit the leading slash; a path must have it.
-    package static func send(method: String, path: String) -> BroadcastRouting? {
+    public static func send(method: String, path: String) -> BroadcastRouting? {
         guard isBroadcastPath(path) else { return nil }
         let parts = pathParts(path)
         guard parts.count == 4, !parts[3].isEmpty else {
@@ -70,7 +70,7 @@ package struct BroadcastRoute: Sendable, Hashable {
     }
 
     /// Whether the push listener should hand this path to the broadcast rules.
-    package static func isBroadcastPath(_ path: String) -> Bool {
+    public static func isBroadcastPath(_ path: String) -> Bool {
         path.hasUTF8Prefix("/4/broadcasts/")
     }
 
@@ -83,7 +83,7 @@ package struct BroadcastRoute: Sendable, Hashable {
 }
 
 /// A request's route, or why its method and path are refused.
-package enum BroadcastRouting: Sendable {
+public enum BroadcastRouting: Sendable {
     case route(BroadcastRoute)
     case rejected(RuleRejection)
 }

@@ -4,7 +4,7 @@ import Foundation
 extension BroadcastRule {
     /// The bundle ID in the path must not carry a push-type suffix: `400 TopicDisallowed` ("Ensure that no push
     /// type suffix is added to the bundle ID": A-BERR; A-TRBL).
-    package static let topicSuffix = BroadcastRule(id: "broadcast.topic-suffix", appliesTo: all) { evaluation in
+    public static let topicSuffix = BroadcastRule(id: "broadcast.topic-suffix", appliesTo: all) { evaluation in
         let bundleID = evaluation.route.bundleID
         guard TopicBundleID.bundleID(fromTopic: bundleID) != bundleID else { return nil }
         return RuleRejection(
@@ -22,7 +22,7 @@ extension BroadcastRule {
     /// `TopicMismatch` "bundle IDs in the token/cert"): untrusted → `403 BadCertificate`, wrong environment →
     /// `403 BadCertificateEnvironment`, a bundle the certificate does not cover → `403 TopicMismatch`. A bearer token
     /// beside it is ignored, with the warning `token-on-certificate-connection`.
-    package static let authentication = BroadcastRule(id: "broadcast.auth", appliesTo: all) { evaluation in
+    public static let authentication = BroadcastRule(id: "broadcast.auth", appliesTo: all) { evaluation in
         if let certificate = evaluation.request.connection.tls?.clientCertificate {
             return authenticateCertificate(certificate, &evaluation)
         }
@@ -43,7 +43,7 @@ extension BroadcastRule {
 
     /// The broadcast capability must be on for the app (`BroadcastSettings.disabledBundleIDs`):
     /// `400 FeatureNotEnabled` (A-BERR, A-BSETUP).
-    package static let featureEnabled = BroadcastRule(id: "broadcast.feature", appliesTo: all) { evaluation in
+    public static let featureEnabled = BroadcastRule(id: "broadcast.feature", appliesTo: all) { evaluation in
         guard !evaluation.settings.isEnabled(for: evaluation.route.bundleID) else { return nil }
         return RuleRejection(
             .featureNotEnabled,
@@ -52,13 +52,13 @@ extension BroadcastRule {
     }
 
     /// `apns-request-id` (or `apns-id`), when sent, must be a canonical UUID: `400 BadMessageId` (A-CHAN, A-BERR).
-    package static let requestID = BroadcastRule(id: "broadcast.request-id", appliesTo: all) { evaluation in
+    public static let requestID = BroadcastRule(id: "broadcast.request-id", appliesTo: all) { evaluation in
         guard let value = evaluation.requestID, !ApnsID.isCanonicalUUID(value) else { return nil }
         return RuleRejection(.badMessageId, "apns-request-id \"\(value)\" is not a UUID (8-4-4-4-12 hex digits)")
     }
 
     /// Read, delete and send need `apns-channel-id`: `400 MissingChannelId` (A-CHAN, A-BSEND, A-BERR).
-    package static let channelIDPresent = BroadcastRule(id: "channel.id-present", appliesTo: BroadcastOperation.namingChannel) {
+    public static let channelIDPresent = BroadcastRule(id: "channel.id-present", appliesTo: BroadcastOperation.namingChannel) {
         evaluation in
         guard evaluation.channelID == nil else { return nil }
         return RuleRejection(.missingChannelId, "send the channel id in the apns-channel-id header")
@@ -66,10 +66,10 @@ extension BroadcastRule {
 
     /// The longest channel id the mock accepts. Apple says only "don't make assumptions on the channel ID size"
     /// (A-CHAN); the mock's ids are 24 characters.
-    package static let maximumChannelIDLength = 256
+    public static let maximumChannelIDLength = 256
 
     /// `apns-channel-id` must be standard base64 and not too long: `400 BadChannelId` (A-BERR).
-    package static let channelIDEncoding = BroadcastRule(id: "channel.id-encoding", appliesTo: BroadcastOperation.namingChannel) {
+    public static let channelIDEncoding = BroadcastRule(id: "channel.id-encoding", appliesTo: BroadcastOperation.namingChannel) {
         evaluation in
         guard let id = evaluation.channelID else { return nil }
         if id.utf8.count > maximumChannelIDLength {
@@ -84,7 +84,7 @@ extension BroadcastRule {
 
     /// The channel must exist for this app in this environment: `400 ChannelNotRegistered` (A-BERR). Deleted ids
     /// stay invalid forever; channels are per environment (A-CHAN).
-    package static let channelRegistered = BroadcastRule(id: "channel.registered", appliesTo: BroadcastOperation.namingChannel) {
+    public static let channelRegistered = BroadcastRule(id: "channel.registered", appliesTo: BroadcastOperation.namingChannel) {
         evaluation in
         guard let id = evaluation.channelID else { return nil }
         if let channel = evaluation.channels.channel(
@@ -105,20 +105,20 @@ extension BroadcastRule {
     }
 
     /// A send needs `apns-push-type`: `400 MissingPushType` (A-BSEND, A-BERR).
-    package static let pushTypePresent = BroadcastRule(id: "send.push-type-present", appliesTo: [.send]) { evaluation in
+    public static let pushTypePresent = BroadcastRule(id: "send.push-type-present", appliesTo: [.send]) { evaluation in
         guard evaluation.request.value("apns-push-type") == nil else { return nil }
         return RuleRejection(.missingPushType, "a broadcast needs apns-push-type: liveactivity")
     }
 
     /// A send's `apns-push-type` must be `liveactivity` (any letter case: Apple's pages spell it three ways,
     /// A-BSEND): else `400 InvalidPushType` (A-BERR).
-    package static let pushTypeValue = BroadcastRule(id: "send.push-type-value", appliesTo: [.send]) { evaluation in
+    public static let pushTypeValue = BroadcastRule(id: "send.push-type-value", appliesTo: [.send]) { evaluation in
         guard let value = evaluation.request.value("apns-push-type"), value.lowercased() != "liveactivity" else { return nil }
         return RuleRejection(.invalidPushType, "apns-push-type \"\(value)\": the only allowed value is LiveActivity")
     }
 
     /// A send needs `apns-priority` 10, 5 or 1: `400 BadPriority` (A-BSEND, A-BERR).
-    package static let priority = BroadcastRule(id: "send.priority", appliesTo: [.send]) { evaluation in
+    public static let priority = BroadcastRule(id: "send.priority", appliesTo: [.send]) { evaluation in
         let value = evaluation.request.value("apns-priority")
         guard let value, ["10", "5", "1"].contains(value) else {
             return RuleRejection(
@@ -129,7 +129,7 @@ extension BroadcastRule {
 
     /// A send needs `apns-expiration`, a non-negative integer (UNIX seconds, or 0): `400 BadExpirationDate`
     /// (A-BSEND, A-BERR).
-    package static let expirationFormat = BroadcastRule(id: "send.expiration-format", appliesTo: [.send]) { evaluation in
+    public static let expirationFormat = BroadcastRule(id: "send.expiration-format", appliesTo: [.send]) { evaluation in
         let value = evaluation.request.value("apns-expiration")
         guard let value, let seconds = Int64(value), seconds >= 0 else {
             return RuleRejection(
@@ -141,7 +141,7 @@ extension BroadcastRule {
 
     /// On a No Message Stored channel (`message-storage-policy` 0) `apns-expiration` must be 0:
     /// `400 BadExpirationDate` (A-BSEND, A-BERR).
-    package static let expirationPolicy = BroadcastRule(id: "send.expiration-policy", appliesTo: [.send]) { evaluation in
+    public static let expirationPolicy = BroadcastRule(id: "send.expiration-policy", appliesTo: [.send]) { evaluation in
         guard evaluation.channel?.storagePolicy == .noMessageStored,
               let value = evaluation.request.value("apns-expiration"), value != "0"
         else { return nil }
@@ -151,7 +151,7 @@ extension BroadcastRule {
     }
 
     /// Create and send need a body: `400 PayloadEmpty` (A-BERR).
-    package static let bodyPresent = BroadcastRule(id: "broadcast.body-present", appliesTo: [.createChannel, .send]) { evaluation in
+    public static let bodyPresent = BroadcastRule(id: "broadcast.body-present", appliesTo: [.createChannel, .send]) { evaluation in
         guard evaluation.request.bodyLength == 0 else { return nil }
         return RuleRejection(
             .payloadEmpty,
@@ -161,17 +161,17 @@ extension BroadcastRule {
     }
 
     /// The largest broadcast payload (5 KB: A-BSEND).
-    package static let maximumPayloadBytes = 5120
+    public static let maximumPayloadBytes = 5120
 
     /// A send's body is at most 5120 bytes: `413 PayloadTooLarge` (A-BSEND, A-BERR).
-    package static let bodySize = BroadcastRule(id: "send.payload-size", appliesTo: [.send]) { evaluation in
+    public static let bodySize = BroadcastRule(id: "send.payload-size", appliesTo: [.send]) { evaluation in
         let size = evaluation.request.bodyLength
         guard size > maximumPayloadBytes else { return nil }
         return RuleRejection(.payloadTooLarge, "the payload is \(size) bytes; a broadcast allows \(maximumPayloadBytes)")
     }
 
     /// Create and send bodies must be a JSON object: `400 BadRequestPayload` (A-BERR).
-    package static let bodyJSON = BroadcastRule(id: "broadcast.body-json", appliesTo: [.createChannel, .send]) { evaluation in
+    public static let bodyJSON = BroadcastRule(id: "broadcast.body-json", appliesTo: [.createChannel, .send]) { evaluation in
         guard let parsed = JSONValue.parse(evaluation.request.body), parsed.isObject else {
             return RuleRejection(.badRequestPayload, "the body is not a JSON object")
         }
@@ -181,7 +181,7 @@ extension BroadcastRule {
 
     /// A create body has only `message-storage-policy` and `push-type`: another key is `400 BadRequestParams`
     /// (A-BERR).
-    package static let createUnknownKeys = BroadcastRule(id: "create.known-keys", appliesTo: [.createChannel]) { evaluation in
+    public static let createUnknownKeys = BroadcastRule(id: "create.known-keys", appliesTo: [.createChannel]) { evaluation in
         let known: Set<String> = ["message-storage-policy", "push-type"]
         guard let unknown = evaluation.payload?.keys?.first(where: { !known.contains($0) }) else { return nil }
         return RuleRejection(
@@ -190,7 +190,7 @@ extension BroadcastRule {
 
     /// `message-storage-policy` must be 0 or 1: else `400 MissingChannelQueueSize` (undocumented, observed by
     /// LIB-hapns; A-CHAN documents the key as required).
-    package static let createStoragePolicy = BroadcastRule(id: "create.storage-policy", appliesTo: [.createChannel]) { evaluation in
+    public static let createStoragePolicy = BroadcastRule(id: "create.storage-policy", appliesTo: [.createChannel]) { evaluation in
         let value = evaluation.payload?["message-storage-policy"]
         guard let number = value?.int64Value, let policy = MessageStoragePolicy(rawValue: Int(number)) else {
             return RuleRejection(
@@ -205,7 +205,7 @@ extension BroadcastRule {
     /// A create needs `push-type` `LiveActivity`: missing is `400 MissingPushType`, another value
     /// `400 InvalidPushType` (A-CHAN, A-BERR). node-apn sends `liveactivity` (LIB-node-apn): accepted with a
     /// warning.
-    package static let createPushType = BroadcastRule(id: "create.push-type", appliesTo: [.createChannel]) { evaluation in
+    public static let createPushType = BroadcastRule(id: "create.push-type", appliesTo: [.createChannel]) { evaluation in
         guard let value = evaluation.payload?["push-type"] else {
             return RuleRejection(.missingPushType, "the create body needs \"push-type\": \"LiveActivity\"")
         }
@@ -220,7 +220,7 @@ extension BroadcastRule {
 
     /// At most `BroadcastSettings.channelLimit` channels per app per environment: `400 CannotCreateChannelConfig`
     /// (A-CHAN, A-BERR).
-    package static let channelLimit = BroadcastRule(id: "create.channel-limit", appliesTo: [.createChannel]) { evaluation in
+    public static let channelLimit = BroadcastRule(id: "create.channel-limit", appliesTo: [.createChannel]) { evaluation in
         let count = evaluation.channels.channels(bundleID: evaluation.route.bundleID, environment: evaluation.environment).count
         guard count >= evaluation.settings.channelLimit else { return nil }
         return RuleRejection(.cannotCreateChannelConfig, channelLimitExplanation(evaluation))
@@ -233,7 +233,7 @@ extension BroadcastRule {
 
     /// Warnings on an accepted send: `start` (a broadcast cannot start an activity: A-LA), `end`, an ignored
     /// `apns-topic`, a channel nobody subscribed to.
-    package static let sendAdvice = BroadcastRule(id: "send.advice", appliesTo: [.send]) { evaluation in
+    public static let sendAdvice = BroadcastRule(id: "send.advice", appliesTo: [.send]) { evaluation in
         switch evaluation.payload?["aps"]?["event"]?.stringValue {
         case "start":
             evaluation.warn(.startEvent, "a broadcast cannot start a Live Activity: start it with a push-to-start token and input-push-channel")

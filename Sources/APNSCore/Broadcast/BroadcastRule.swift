@@ -2,12 +2,12 @@ import APNSJSON
 
 /// One named broadcast / channel-management rule. `appliesTo` says for which operations it runs; the order is
 /// `BroadcastRule.order` (docs/broadcast.md "Check order").
-package struct BroadcastRule: Sendable {
-    package let id: String
-    package let appliesTo: Set<BroadcastOperation>
+public struct BroadcastRule: Sendable {
+    public let id: String
+    public let appliesTo: Set<BroadcastOperation>
     private let check: @Sendable (inout BroadcastEvaluation) -> RuleRejection?
 
-    package init(
+    public init(
         id: String, appliesTo: Set<BroadcastOperation>,
         check: @escaping @Sendable (inout BroadcastEvaluation) -> RuleRejection?
     ) {
@@ -16,7 +16,7 @@ package struct BroadcastRule: Sendable {
         self.check = check
     }
 
-    package func apply(to evaluation: inout BroadcastEvaluation) -> RuleRejection? {
+    public func apply(to evaluation: inout BroadcastEvaluation) -> RuleRejection? {
         guard appliesTo.contains(evaluation.route.operation) else { return nil }
         return check(&evaluation)
     }
@@ -26,7 +26,7 @@ package struct BroadcastRule: Sendable {
     /// The check order. Apple documents only "authentication first, then the channel id, then delivery"
     /// (A-BSEND); the rest is the mock's choice: the path's bundle ID, authentication, the capability, the
     /// request id, then the channel, then headers, then the body.
-    package static let order: [BroadcastRule] = [
+    public static let order: [BroadcastRule] = [
         topicSuffix, authentication, featureEnabled, requestID,
         channelIDPresent, channelIDEncoding, channelRegistered,
         pushTypePresent, pushTypeValue, priority, expirationFormat, expirationPolicy,

@@ -1,17 +1,17 @@
 /// What a user can change about broadcast push: which apps have the capability and the channel limit.
 /// The `broadcast` object of the configuration file (docs/broadcast.md).
-package struct BroadcastSettings: Sendable, Codable, Hashable {
+public struct BroadcastSettings: Sendable, Codable, Hashable {
     /// Bundle IDs whose broadcast capability is off: every channel or send request for them is answered
     /// `400 FeatureNotEnabled` (A-BERR; the capability is switched on in the developer portal: A-BSETUP).
-    package var disabledBundleIDs: [String] = []
+    public var disabledBundleIDs: [String] = []
     /// Channels per app per environment before a create is answered `400 CannotCreateChannelConfig`
     /// (10,000 at Apple: A-CHAN, A-BERR).
-    package var channelLimit: Int = 10_000
+    public var channelLimit: Int = 10_000
 
-    package init(disabledBundleIDs: [String] = [], channelLimit: Int = 10_000) {
+    public init(disabledBundleIDs: [String] = [], channelLimit: Int = 10_000) {
         self.disabledBundleIDs = disabledBundleIDs
         self.channelLimit = channelLimit
     }
 
-    package func isEnabled(for bundleID: String) -> Bool { !disabledBundleIDs.contains(bundleID) }
+    public func isEnabled(for bundleID: String) -> Bool { !disabledBundleIDs.contains(bundleID) }
 }

@@ -4,13 +4,13 @@ import Synchronization
 /// Every broadcast channel the mock has created, per app and environment, and the ids deleted (which stay
 /// invalid forever: A-CHAN). Thread-safe; shared by the management listener, the push listeners and the admin
 /// API. Persisted by the server as `ChannelRegistry.Snapshot` (`channels.json` in the data directory).
-package final class ChannelRegistry: Sendable {
+public final class ChannelRegistry: Sendable {
     /// What is saved and restored.
-    package struct Snapshot: Sendable, Codable, Hashable {
-        package var channels: [BroadcastChannel]
-        package var deletedIDs: [String]
+    public struct Snapshot: Sendable, Codable, Hashable {
+        public var channels: [BroadcastChannel]
+        public var deletedIDs: [String]
 
-        package init(channels: [BroadcastChannel] = [], deletedIDs: [String] = []) {
+        public init(channels: [BroadcastChannel] = [], deletedIDs: [String] = []) {
             self.channels = channels
             self.deletedIDs = deletedIDs
         }
@@ -22,19 +22,19 @@ package final class ChannelRegistry: Sendable {
     /// Activity push by both event loops, takes no lock (a lock shared by the loops is a cache line both write).
     private let liveCount: Atomic<Int>
 
-    package init(_ snapshot: Snapshot = Snapshot(), makeID: @escaping @Sendable () -> String = ChannelRegistry.randomID) {
+    public init(_ snapshot: Snapshot = Snapshot(), makeID: @escaping @Sendable () -> String = ChannelRegistry.randomID) {
         liveCount = Atomic(snapshot.channels.count)
         state = Locked(snapshot)
         self.makeID = makeID
     }
 
     /// 16 random bytes in standard base64 (Apple's ids are opaque base64 strings of unstated length: A-CHAN).
-    package static func randomID() -> String {
+    public static func randomID() -> String {
         Data((0..<16).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
     }
 
     /// Creates a channel unless the app already has `limit` channels in `environment` (then nil).
-    package func create(
+    public func create(
         bundleID: String, environment: APNsEnvironment, policy: MessageStoragePolicy, limit: Int, now: Timestamp
     ) -> BroadcastChannel? {
         state.withLock { snapshot in
@@ -56,23 +56,23 @@ package final class ChannelRegistry: Sendable {
 
     /// The live channel with this id, for this app and environment (a channel of another app or environment is
     /// not found: A-CHAN).
-    package func channel(id: String, bundleID: String, environment: APNsEnvironment) -> BroadcastChannel? {
+    public func channel(id: String, bundleID: String, environment: APNsEnvironment) -> BroadcastChannel? {
         state.withLock { snapshot in
             snapshot.channels.first { $0.id == id && $0.bundleID == bundleID && $0.environment == environment }
         }
     }
 
     /// Whether no channel is live (deleted ones aside).
-    package var isEmpty: Bool { liveCount.load(ordering: .acquiring) == 0 }
+    public var isEmpty: Bool { liveCount.load(ordering: .acquiring) == 0 }
 
     /// The live channel with this id, whatever its app (the device side knows only the id).
-    package func channel(id: String) -> BroadcastChannel? {
+    public func channel(id: String) -> BroadcastChannel? {
         state.withLock { $0.channels.first { $0.id == id } }
     }
 
     /// Deletes the channel; false when there was none. Its id is remembered as deleted.
     @discardableResult
-    package func delete(id: String, bundleID: String, environment: APNsEnvironment) -> Bool {
+    public func delete(id: String, bundleID: String, environment: APNsEnvironment) -> Bool {
         state.withLock { snapshot in
             guard let index = snapshot.channels.firstIndex(where: {
                 $0.id == id && $0.bundleID == bundleID && $0.environment == environment
@@ -84,18 +84,18 @@ package final class ChannelRegistry: Sendable {
         }
     }
 
-    package func wasDeleted(id: String) -> Bool {
+    public func wasDeleted(id: String) -> Bool {
         state.withLock { $0.deletedIDs.contains(id) }
     }
 
     /// The app's channels in `environment`, in creation order.
-    package func channels(bundleID: String, environment: APNsEnvironment) -> [BroadcastChannel] {
+    public func channels(bundleID: String, environment: APNsEnvironment) -> [BroadcastChannel] {
         state.withLock { $0.channels.filter { $0.bundleID == bundleID && $0.environment == environment } }
     }
 
     /// At most `limit` live channels from `position` on, in creation order (the channels' arrays are shared with the
     /// registry, not copied, while the lock is held).
-    package func channels(from position: Int, limit: Int) -> Page {
+    public func channels(from position: Int, limit: Int) -> Page {
         state.withLock { snapshot in
             let start = min(max(position, 0), snapshot.channels.count)
             let end = start + min(max(limit, 0), snapshot.channels.count - start)
@@ -106,13 +106,13 @@ package final class ChannelRegistry: Sendable {
     }
 
     /// One page of channels (`channels(from:limit:)`).
-    package struct Page: Sendable {
-        package var channels: [BroadcastChannel] = []
+    public struct Page: Sendable {
+        public var channels: [BroadcastChannel] = []
         /// Where the next page starts; nil on the last page.
-        package var next: Int?
-        package var total = 0
+        public var next: Int?
+        public var total = 0
 
-        package init(channels: [BroadcastChannel] = [], next: Int? = nil, total: Int = 0) {
+        public init(channels: [BroadcastChannel] = [], next: Int? = nil, total: Int = 0) {
             self.channels = channels
             self.next = next
             self.total = total
@@ -120,11 +120,11 @@ package final class ChannelRegistry: Sendable {
     }
 
     /// Every live channel, in creation order.
-    package var allChannels: [BroadcastChannel] { state.withLock { $0.channels } }
+    public var allChannels: [BroadcastChannel] { state.withLock { $0.channels } }
 
     /// Subscribes an activity (its update token) to a live channel; false when the channel does not exist.
     @discardableResult
-    package func subscribe(activityToken: String, to channelID: String) -> Bool {
+    public func subscribe(activityToken: String, to channelID: String) -> Bool {
         state.withLock { snapshot in
             guard let index = snapshot.channels.firstIndex(where: { $0.id == channelID }) else { return false }
             let token = activityToken.lowercased()
@@ -135,10 +135,10 @@ package final class ChannelRegistry: Sendable {
         }
     }
 
-    package var snapshot: Snapshot { state.withLock { $0 } }
+    public var snapshot: Snapshot { state.withLock { $0 } }
 
     /// Forgets every channel and deleted id.
-    package func reset() {
+    public func reset() {
         state.withLock {
             $0 = Snapshot()
             liveCount.store(0, ordering: .releasing)

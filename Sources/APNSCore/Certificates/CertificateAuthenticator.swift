@@ -13,23 +13,23 @@
 /// 5. `apns-topic` may be omitted when the certificate has one topic (it defaults to the bundle ID, A-SEND), is
 ///    required when it has several (`400 MissingTopic`, A-RESP), and must be one of its topics, else
 ///    `400 TopicDisallowed` (A-RESP; "this credential may not push to this topic", node-apn#635).
-package struct CertificateAuthenticator: Sendable {
-    package var tokenOnlyPushReason: Reason
+public struct CertificateAuthenticator: Sendable {
+    public var tokenOnlyPushReason: Reason
 
-    package init(tokenOnlyPushReason: Reason = .topicDisallowed) {
+    public init(tokenOnlyPushReason: Reason = .topicDisallowed) {
         self.tokenOnlyPushReason = tokenOnlyPushReason
     }
 
     /// What the authenticator is asked about one push.
-    package struct Request: Sendable {
-        package var certificate: PeerCertificate
+    public struct Request: Sendable {
+        public var certificate: PeerCertificate
         /// `apns-topic`: nil when absent. `topicIsWellFormed` false leaves a malformed topic to the topic rules.
-        package var topic: String?
-        package var topicIsWellFormed: Bool
-        package var pushType: PushType
-        package var environment: APNsEnvironment
+        public var topic: String?
+        public var topicIsWellFormed: Bool
+        public var pushType: PushType
+        public var environment: APNsEnvironment
 
-        package init(
+        public init(
             certificate: PeerCertificate, topic: String?, topicIsWellFormed: Bool, pushType: PushType,
             environment: APNsEnvironment
         ) {
@@ -41,13 +41,13 @@ package struct CertificateAuthenticator: Sendable {
         }
     }
 
-    package enum Decision: Sendable, Hashable {
+    public enum Decision: Sendable, Hashable {
         /// Authenticated; `topic` is the topic the push goes to (the bundle ID when the request omitted it).
         case accepted(ProviderCertificate, topic: String?)
         case rejected(Reason, String)
     }
 
-    package func authenticate(_ request: Request) -> Decision {
+    public func authenticate(_ request: Request) -> Decision {
         if case .untrusted(let why) = request.certificate.verification {
             return .rejected(
                 .badCertificate,

@@ -1,16 +1,16 @@
 /// A minimal DER reader for the small structures inside Apple's provider-certificate extensions: one element is
 /// a tag and its contents; constructed elements (SEQUENCE) are read into their children. Definite lengths only
 /// (DER forbids others); anything malformed reads as nil.
-package struct DERElement: Sendable, Hashable {
-    package static let utf8StringTag: UInt8 = 0x0C
-    package static let sequenceTag: UInt8 = 0x30
-    package static let nullTag: UInt8 = 0x05
+public struct DERElement: Sendable, Hashable {
+    public static let utf8StringTag: UInt8 = 0x0C
+    public static let sequenceTag: UInt8 = 0x30
+    public static let nullTag: UInt8 = 0x05
 
-    package var tag: UInt8
-    package var contents: [UInt8]
+    public var tag: UInt8
+    public var contents: [UInt8]
 
     /// Every element of `bytes`, in order; nil when the bytes are not a whole number of well-formed elements.
-    package static func elements(_ bytes: [UInt8]) -> [DERElement]? {
+    public static func elements(_ bytes: [UInt8]) -> [DERElement]? {
         var elements: [DERElement] = []
         var index = 0
         while index < bytes.count {
@@ -32,18 +32,18 @@ package struct DERElement: Sendable, Hashable {
     }
 
     /// The children of a SEQUENCE; nil for another tag or malformed contents.
-    package var sequenceChildren: [DERElement]? {
+    public var sequenceChildren: [DERElement]? {
         tag == Self.sequenceTag ? Self.elements(contents) : nil
     }
 
     /// The text of a UTF8String; nil for another tag or invalid UTF-8.
-    package var utf8String: String? {
+    public var utf8String: String? {
         guard tag == Self.utf8StringTag else { return nil }
         return String(validating: contents, as: UTF8.self)
     }
 
     /// DER for this element (the writer side, used to issue test certificates).
-    package var encoded: [UInt8] {
+    public var encoded: [UInt8] {
         var length: [UInt8]
         if contents.count < 0x80 {
             length = [UInt8(contents.count)]
@@ -59,13 +59,13 @@ package struct DERElement: Sendable, Hashable {
         return [tag] + length + contents
     }
 
-    package static func utf8String(_ text: String) -> DERElement {
+    public static func utf8String(_ text: String) -> DERElement {
         DERElement(tag: utf8StringTag, contents: Array(text.utf8))
     }
 
-    package static func sequence(_ children: [DERElement]) -> DERElement {
+    public static func sequence(_ children: [DERElement]) -> DERElement {
         DERElement(tag: sequenceTag, contents: children.flatMap(\.encoded))
     }
 
-    package static let null = DERElement(tag: nullTag, contents: [])
+    public static let null = DERElement(tag: nullTag, contents: [])
 }

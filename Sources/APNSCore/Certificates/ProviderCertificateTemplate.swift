@@ -2,14 +2,14 @@
 /// ID as subject UID, a common name like `Apple Development IOS Push Services: <bundle>`, the team as OU, one
 /// environment extension per environment (value DER NULL) and, for several topics, the topics extension.
 /// `apns-mock certgen` signs it with the mock's TEST-ONLY CA; the organisation says so.
-package struct ProviderCertificateTemplate: Sendable, Hashable {
-    package var bundleID: String
-    package var environments: [APNsEnvironment]
+public struct ProviderCertificateTemplate: Sendable, Hashable {
+    public var bundleID: String
+    public var environments: [APNsEnvironment]
     /// Extra topics beyond the bundle ID; non-empty makes a multi-topic certificate listing the bundle ID first.
-    package var extraTopics: [String]
-    package var teamID: String
+    public var extraTopics: [String]
+    public var teamID: String
 
-    package init(bundleID: String, environments: [APNsEnvironment], extraTopics: [String] = [], teamID: String) {
+    public init(bundleID: String, environments: [APNsEnvironment], extraTopics: [String] = [], teamID: String) {
         self.bundleID = bundleID
         self.environments = environments
         self.extraTopics = extraTopics
@@ -17,23 +17,23 @@ package struct ProviderCertificateTemplate: Sendable, Hashable {
     }
 
     /// Every topic the certificate covers.
-    package var topics: [String] {
+    public var topics: [String] {
         [bundleID] + extraTopics.filter { $0 != bundleID }
     }
 
     /// Apple's common-name prefix: development-only certificates are "Apple Development IOS Push Services".
-    package var commonName: String {
+    public var commonName: String {
         environments == [.development]
             ? "Apple Development IOS Push Services: \(bundleID)" : "Apple Push Services: \(bundleID)"
     }
 
     /// Subject attributes by OpenSSL short name, in Apple's order.
-    package var subject: [(name: String, value: String)] {
+    public var subject: [(name: String, value: String)] {
         [("UID", bundleID), ("CN", commonName), ("OU", teamID), ("O", "apns-mock TEST-ONLY"), ("C", "US")]
     }
 
     /// Apple's extensions: environment OIDs (DER NULL) and, for several topics, the topics extension.
-    package var extensions: [(oid: String, der: [UInt8])] {
+    public var extensions: [(oid: String, der: [UInt8])] {
         var extensions: [(oid: String, der: [UInt8])] = []
         if environments.contains(.development) { extensions.append((ProviderCertificate.developmentOID, DERElement.null.encoded)) }
         if environments.contains(.production) { extensions.append((ProviderCertificate.productionOID, DERElement.null.encoded)) }

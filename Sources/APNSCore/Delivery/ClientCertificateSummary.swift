@@ -1,23 +1,23 @@
 
 /// The client certificate a push's connection presented, as the delivery record keeps it: who it names and what
 /// APNs would read from it (A-CERT). Shown by the admin API, `apns-mock explain` and the inspector.
-package struct ClientCertificateSummary: Sendable, Hashable, Codable {
+public struct ClientCertificateSummary: Sendable, Hashable, Codable {
     /// The subject, one line (`UID=com.example.app,CN=Apple Development IOS Push Services: …`).
-    package var subject: String
+    public var subject: String
     /// The bundle ID (subject UID); nil when the certificate has none.
-    package var bundleID: String?
+    public var bundleID: String?
     /// `development`, `production`: the environment extensions it carries.
-    package var environments: [String]
+    public var environments: [String]
     /// The topics it may push to (its topics extension's, else its bundle ID); empty when it is no APNs certificate.
-    package var topics: [String]
+    public var topics: [String]
     /// Whether it chains to the mock's client-certificate CA.
-    package var trusted: Bool
+    public var trusted: Bool
     /// Why it cannot authenticate (untrusted, no UID, no environment extension); nil for a usable certificate.
-    package var problem: String?
+    public var problem: String?
     /// Hex SHA-256 of the certificate.
-    package var sha256: String
+    public var sha256: String
 
-    package init(
+    public init(
         subject: String, bundleID: String?, environments: [String], topics: [String], trusted: Bool, problem: String?,
         sha256: String
     ) {
@@ -31,7 +31,7 @@ package struct ClientCertificateSummary: Sendable, Hashable, Codable {
     }
 
     /// The summary of a presented certificate.
-    package init(_ certificate: PeerCertificate) {
+    public init(_ certificate: PeerCertificate) {
         let uid = certificate.subjectAttributes.first { $0.oid == ProviderCertificate.uidOID }?.value
         var problem: String?
         if case .untrusted(let why) = certificate.verification { problem = "not trusted: \(why)" }

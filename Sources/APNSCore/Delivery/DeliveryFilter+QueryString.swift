@@ -5,7 +5,7 @@ import Foundation
 /// `accepted`, `since`, `until`, `q`, `device`.
 extension DeliveryFilter {
     /// Parses the filter parameters; throws a message naming the bad parameter.
-    package init(queryItems: [String: String]) throws(AdminParameterError) {
+    public init(queryItems: [String: String]) throws(AdminParameterError) {
         self.init()
         token = queryItems["token"].nonEmpty
         topic = queryItems["topic"].nonEmpty
@@ -38,7 +38,7 @@ extension DeliveryFilter {
     }
 
     /// The parameters that reproduce this filter.
-    package var queryItems: [(String, String)] {
+    public var queryItems: [(String, String)] {
         var items: [(String, String)] = []
         if let token { items.append(("token", token)) }
         if let topic { items.append(("topic", topic)) }
@@ -54,7 +54,7 @@ extension DeliveryFilter {
     }
 
     /// Milliseconds since the epoch, or ISO 8601 (`2026-01-01T10:00:00Z`, fractional seconds allowed).
-    package static func parseTime(_ value: String, name: String) throws(AdminParameterError) -> Timestamp {
+    public static func parseTime(_ value: String, name: String) throws(AdminParameterError) -> Timestamp {
         if let millis = Int64(value) {
             // Saturate: the value comes from the query string.
             let (nanoseconds, overflow) = millis.multipliedReportingOverflow(by: 1_000_000)
@@ -68,14 +68,14 @@ extension DeliveryFilter {
 }
 
 /// A query parameter the admin API cannot use; answered with 400 and this message.
-package struct AdminParameterError: Error, Sendable, Equatable, CustomStringConvertible {
-    package let description: String
-    package init(_ message: String) { description = message }
+public struct AdminParameterError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ message: String) { description = message }
 }
 
 /// Percent-encoding and decoding of query strings (`application/x-www-form-urlencoded` rules: `+` is a space).
-package enum QueryString {
-    package static func parse(_ query: Substring) -> [String: String] {
+public enum QueryString {
+    public static func parse(_ query: Substring) -> [String: String] {
         var items: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -85,12 +85,12 @@ package enum QueryString {
         return items
     }
 
-    package static func decode(_ text: Substring) -> String {
+    public static func decode(_ text: Substring) -> String {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }
 
-    package static func encode(_ items: [(String, String)]) -> String {
+    public static func encode(_ items: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return items.map { name, value in
@@ -102,7 +102,7 @@ package enum QueryString {
 
 extension Optional where Wrapped == String {
     /// nil for a missing or empty parameter.
-    package var nonEmpty: String? {
+    public var nonEmpty: String? {
         guard let self, !self.isEmpty else { return nil }
         return self
     }

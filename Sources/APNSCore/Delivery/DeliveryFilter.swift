@@ -2,30 +2,30 @@
 /// Which deliveries a list, export or long poll is about. Every field is optional; set fields must all match.
 /// The in-memory store evaluates `matches`; the SQLite store translates the same fields to SQL, and the shared
 /// filter tests run against both.
-package struct DeliveryFilter: Sendable, Hashable {
+public struct DeliveryFilter: Sendable, Hashable {
     /// Device token from the path (exact).
-    package var token: String?
+    public var token: String?
     /// `apns-topic` (exact).
-    package var topic: String?
+    public var topic: String?
     /// `apns-push-type` (exact).
-    package var pushType: String?
+    public var pushType: String?
     /// HTTP status answered.
-    package var status: Int?
+    public var status: Int?
     /// Wire reason string (exact, case-sensitive like Apple's spellings).
-    package var reason: String?
+    public var reason: String?
     /// true: only status 200; false: only rejections.
-    package var accepted: Bool?
+    public var accepted: Bool?
     /// Received at or after this time.
-    package var since: Timestamp?
+    public var since: Timestamp?
     /// Received strictly before this time.
-    package var until: Timestamp?
+    public var until: Timestamp?
     /// Case-insensitive substring of the record's search text (ids, token, topic, reason, explanation, warnings,
     /// header values, payload).
-    package var text: String?
+    public var text: String?
     /// What the simulated device did with a Live Activity push (any status; pushes without an outcome never match).
-    package var device: DeviceHandling?
+    public var device: DeviceHandling?
 
-    package init(
+    public init(
         token: String? = nil, topic: String? = nil, pushType: String? = nil, status: Int? = nil,
         reason: String? = nil, accepted: Bool? = nil, since: Timestamp? = nil, until: Timestamp? = nil,
         text: String? = nil, device: DeviceHandling? = nil
@@ -42,9 +42,9 @@ package struct DeliveryFilter: Sendable, Hashable {
         self.device = device
     }
 
-    package static let all = DeliveryFilter()
+    public static let all = DeliveryFilter()
 
-    package func matches(_ record: DeliveryRecord) -> Bool {
+    public func matches(_ record: DeliveryRecord) -> Bool {
         if let token, record.deviceToken != token { return false }
         if let topic, record.topic != topic { return false }
         if let pushType, record.pushType != pushType { return false }
@@ -60,21 +60,21 @@ package struct DeliveryFilter: Sendable, Hashable {
 }
 
 /// A page of deliveries: a filter, a window of ids and an order.
-package struct DeliveryQuery: Sendable, Hashable {
-    package enum Order: String, Sendable, Hashable {
+public struct DeliveryQuery: Sendable, Hashable {
+    public enum Order: String, Sendable, Hashable {
         case newestFirst = "desc"
         case oldestFirst = "asc"
     }
 
-    package var filter: DeliveryFilter
+    public var filter: DeliveryFilter
     /// Only ids greater than this.
-    package var afterID: Int64?
+    public var afterID: Int64?
     /// Only ids smaller than this (paging backwards through a newest-first list).
-    package var beforeID: Int64?
-    package var limit: Int
-    package var order: Order
+    public var beforeID: Int64?
+    public var limit: Int
+    public var order: Order
 
-    package init(
+    public init(
         filter: DeliveryFilter = .all, afterID: Int64? = nil, beforeID: Int64? = nil, limit: Int = 100,
         order: Order = .newestFirst
     ) {
@@ -85,7 +85,7 @@ package struct DeliveryQuery: Sendable, Hashable {
         self.order = order
     }
 
-    package func matches(_ record: DeliveryRecord) -> Bool {
+    public func matches(_ record: DeliveryRecord) -> Bool {
         if let afterID, record.id <= afterID { return false }
         if let beforeID, record.id >= beforeID { return false }
         return filter.matches(record)

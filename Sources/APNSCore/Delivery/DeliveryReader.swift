@@ -3,7 +3,7 @@ import Foundation
 /// One way to read deliveries, whoever holds them: the running server's store (`DeliveryStore`), a store file
 /// another process writes (`SQLiteDeliveryArchive`), or a running server's admin API (`AdminClient`). The command
 /// line (`deliveries`, `explain`) and the admin API's export read through it and do not care which it is.
-package protocol DeliveryReader {
+public protocol DeliveryReader {
     /// What reads throw: `DeliveryStoreError` for the store and the file, any error for the admin client.
     associatedtype ReadError: Error
 
@@ -29,19 +29,19 @@ package protocol DeliveryReader {
 
 extension DeliveryReader {
     /// A reader that cannot tell: no row left out.
-    package func deliveryPage(_ query: DeliveryQuery) throws(ReadError) -> DeliveryPage {
+    public func deliveryPage(_ query: DeliveryQuery) throws(ReadError) -> DeliveryPage {
         DeliveryPage(records: try deliveries(query))
     }
 
     /// By numeric delivery id first, then by `apns-id`.
-    package func delivery(matching key: String) throws(ReadError) -> DeliveryRecord? {
+    public func delivery(matching key: String) throws(ReadError) -> DeliveryRecord? {
         if let id = Int64(key), let record = try delivery(id: id) { return record }
         return try delivery(apnsID: key)
     }
 
     /// The next records matching `filter` after `afterID`, oldest first: waits up to `timeout` for the first, then
     /// takes up to `limit` more that are already there. Empty when none arrived in time.
-    package func next(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration, limit: Int = 500)
+    public func next(_ filter: DeliveryFilter, after afterID: Int64, timeout: Duration, limit: Int = 500)
         throws(ReadError) -> [DeliveryRecord]
     {
         guard let first = try waitForNext(filter, after: afterID, timeout: timeout) else { return [] }
@@ -53,7 +53,7 @@ extension DeliveryReader {
     /// handing chunks to `write`. Pages through the records so memory stays bounded. Returns the rows left out
     /// because their record could not be decoded.
     @discardableResult
-    package func exportJSONLines(
+    public func exportJSONLines(
         _ filter: DeliveryFilter, to write: (Data) throws -> Void
     ) throws -> [UndecodableDelivery] {
         var afterID: Int64 = 0
@@ -77,4 +77,4 @@ extension DeliveryReader {
 }
 
 /// Records per page of `exportJSONLines`.
-package let exportPageSize = 1_000
+public let exportPageSize = 1_000

@@ -4,7 +4,7 @@ import Foundation
 /// `Codable` reads and writes the one JSON form of `DeliveryRecord.fields` (so `AdminClient` and tests can use
 /// `JSONDecoder`/`JSONEncoder`); the store and the admin API use `jsonBytes` and `init(jsonBytes:)` directly.
 extension DeliveryRecord {
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let value = try JSONValue(from: decoder)
         do {
             try self.init(json: value)
@@ -13,19 +13,19 @@ extension DeliveryRecord {
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         try JSONParser.parse(jsonBytes).encode(to: encoder)
     }
 
     /// `2026-01-01T00:00:00.123Z` (UTC, milliseconds, truncated like `millisecondsSinceEpoch`). Computed by hand
     /// (`CivilDate`) because date formatters cost more than the rest of a record's encoding.
-    package static func iso8601(_ time: Timestamp) -> String {
+    public static func iso8601(_ time: Timestamp) -> String {
         String(unsafeUninitializedCapacity: 24) { bytes in writeISO8601(time, into: bytes) }
     }
 
     /// `iso8601` as a JSON string value, written from a buffer on the stack (the 24-byte `String` was an allocation
     /// per recorded push).
-    package static func writeISO8601(_ time: Timestamp, to writer: inout JSONWriter) {
+    public static func writeISO8601(_ time: Timestamp, to writer: inout JSONWriter) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { bytes in
             let count = writeISO8601(time, into: bytes)
             writer.string(utf8: UnsafeBufferPointer(rebasing: bytes[..<count]))

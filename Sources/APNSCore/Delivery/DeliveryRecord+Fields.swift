@@ -3,18 +3,18 @@ import Foundation
 
 /// One field of a delivery record's stored and served form: its JSON key(s), how it is written and read back, the
 /// text free-text search sees.
-package struct DeliveryRecordField: Sendable {
+public struct DeliveryRecordField: Sendable {
     /// Writes `"key":value` into the record's open object; nothing for an absent optional.
-    package let write: @Sendable (DeliveryRecord, inout JSONWriter) -> Void
+    public let write: @Sendable (DeliveryRecord, inout JSONWriter) -> Void
     /// Reads the field from the parsed record object into `record`; throws when a required key is missing or has
     /// the wrong type. nil for fields that are only written (`receivedAt` as text, `accepted`).
-    package let read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?
+    public let read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?
     /// Appends the texts `q` searches in this field; nil when search does not look at it.
-    package let search: (@Sendable (DeliveryRecord, inout [String]) -> Void)?
+    public let search: (@Sendable (DeliveryRecord, inout [String]) -> Void)?
     /// How the admin API and the command line show the field, where that differs from `write` (the stored form).
-    package let present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)?
+    public let present: (@Sendable (DeliveryRecord, inout JSONWriter) -> Void)?
 
-    package init(
+    public init(
         write: @escaping @Sendable (DeliveryRecord, inout JSONWriter) -> Void,
         read: (@Sendable (JSONValue, inout DeliveryRecord) throws(DeliveryRecordDecodingError) -> Void)?,
         search: (@Sendable (DeliveryRecord, inout [String]) -> Void)? = nil,
@@ -28,8 +28,8 @@ package struct DeliveryRecordField: Sendable {
 }
 
 /// Why stored or served record JSON does not read back as a record.
-package struct DeliveryRecordDecodingError: Error, CustomStringConvertible {
-    package var description: String
+public struct DeliveryRecordDecodingError: Error, CustomStringConvertible {
+    public var description: String
 }
 
 extension DeliveryRecord {
@@ -39,7 +39,7 @@ extension DeliveryRecord {
     ///
     /// The form: camelCase keys, `receivedAt` as nanoseconds plus a readable ISO 8601 copy, the payload as text when
     /// it is UTF-8 (else base64), `accepted` spelled out for clients that filter on it; absent optionals left out.
-    package static let fields: [DeliveryRecordField] = [
+    public static let fields: [DeliveryRecordField] = [
         .integer("id", { $0.id }, { $0.id = $1 }, required: false),
         DeliveryRecordField(
             write: { record, writer in
@@ -271,11 +271,11 @@ extension DeliveryRecord {
     ]
 
     /// The writers and search parts alone: iterating `fields` would retain every closure of each entry per record.
-    package static let writers = fields.map { DeliveryRecordFieldWriter(write: $0.write) }
+    public static let writers = fields.map { DeliveryRecordFieldWriter(write: $0.write) }
     /// The writers of the admin API's and the command line's form: the stored fields, then what is derived from
     /// them for people (never stored, so never out of date): `fix`, how to fix the answer (`HowToFix`, from the rule
     /// that decided), and `deviceWillMisbehave`, the warning codes that make an accepted push misbehave on the device.
-    package static let presentedWriters = fields.map { DeliveryRecordFieldWriter(write: $0.present ?? $0.write) } + [
+    public static let presentedWriters = fields.map { DeliveryRecordFieldWriter(write: $0.present ?? $0.write) } + [
         DeliveryRecordFieldWriter { record, writer in
             if let fix = record.fix { writer.field("fix", fix) }
         },
@@ -284,7 +284,7 @@ extension DeliveryRecord {
             if !codes.isEmpty { writer.field("deviceWillMisbehave", JSONValue.array(codes.map(JSONValue.string))) }
         },
     ]
-    package static let searchers = fields.compactMap(\.search)
+    public static let searchers = fields.compactMap(\.search)
 
     /// A record with every field empty, for `init(json:)` to fill.
     private static let empty = DeliveryRecord(
@@ -292,7 +292,7 @@ extension DeliveryRecord {
         payload: [], status: 0, reason: nil, apnsID: "", pushType: nil, topic: nil, latencyMicroseconds: 0)
 
     /// Reads a record from its JSON form (`jsonBytes`, the admin API, a JSON Lines line).
-    package init(json: JSONValue) throws(DeliveryRecordDecodingError) {
+    public init(json: JSONValue) throws(DeliveryRecordDecodingError) {
         guard json.isObject else { throw DeliveryRecordDecodingError(description: "a record must be a JSON object") }
         var record = Self.empty
         for field in Self.fields {
@@ -302,7 +302,7 @@ extension DeliveryRecord {
     }
 
     /// Reads a record from JSON bytes.
-    package init(jsonBytes: [UInt8]) throws(DeliveryRecordDecodingError) {
+    public init(jsonBytes: [UInt8]) throws(DeliveryRecordDecodingError) {
         let value: JSONValue
         do {
             value = try JSONParser.parse(jsonBytes)
@@ -314,7 +314,7 @@ extension DeliveryRecord {
 
     /// Lower-cased text that free-text search (`q`) matches as a substring: ids, token, topic, push type, reason,
     /// rule, explanation, warnings, Live Activity outcome, header values and the payload text.
-    package var searchText: String {
+    public var searchText: String {
         var parts: [String] = []
         parts.reserveCapacity(16 + headers.count + 2 * warnings.count)
         for search in Self.searchers { search(self, &parts) }
@@ -323,7 +323,7 @@ extension DeliveryRecord {
 
     /// `parts.joined(separator: "\n").lowercased()` in one pass over the bytes when every part is ASCII (the
     /// usual record), which the store computes for every push; any other text takes the Unicode path.
-    package static func joinedLowercased(_ parts: [String]) -> String {
+    public static func joinedLowercased(_ parts: [String]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
         for (position, part) in parts.enumerated() {
@@ -345,7 +345,7 @@ extension DeliveryRecord {
 /// Entries for plain fields. `get` and `set` are closures rather than key paths: key-path projection costs more
 /// than the rest of a record's encoding, which runs on every push.
 extension DeliveryRecordField {
-    package static func string(
+    public static func string(
         _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> String,
         _ set: @escaping @Sendable (inout DeliveryRecord, String) -> Void, searched: Bool = false
     ) -> DeliveryRecordField {
@@ -359,7 +359,7 @@ extension DeliveryRecordField {
             search: searched ? search : nil)
     }
 
-    package static func optionalString(
+    public static func optionalString(
         _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> String?,
         _ set: @escaping @Sendable (inout DeliveryRecord, String?) -> Void, searched: Bool = false
     ) -> DeliveryRecordField {
@@ -378,7 +378,7 @@ extension DeliveryRecordField {
     }
 
     /// An array of objects with two string members (`headers`: name/value, `warnings`: code/message).
-    package static func pairs<Item: DeliveryRecordPair & Sendable>(
+    public static func pairs<Item: DeliveryRecordPair & Sendable>(
         _ key: String, _ names: (String, String), required: Bool,
         _ get: @escaping @Sendable (DeliveryRecord) -> [Item],
         _ set: @escaping @Sendable (inout DeliveryRecord, [Item]) -> Void,
@@ -411,7 +411,7 @@ extension DeliveryRecordField {
             })
     }
 
-    package static func integer(
+    public static func integer(
         _ key: String, _ get: @escaping @Sendable (DeliveryRecord) -> Int64,
         _ set: @escaping @Sendable (inout DeliveryRecord, Int64) -> Void, required: Bool
     ) -> DeliveryRecordField {

@@ -6,11 +6,11 @@ import Foundation
 /// append rate at about a quarter of the 100k records/s goal; this writer is a single pass. A test checks that the
 /// two forms decode to the same record.
 extension DeliveryRecord {
-    package var jsonBytes: [UInt8] { jsonBytes(providerTokenAsObjects: false) }
+    public var jsonBytes: [UInt8] { jsonBytes(providerTokenAsObjects: false) }
 
     /// With `providerTokenAsObjects`, the decoded JWT header and claims are JSON objects rather than JSON text in a
     /// string (what the admin API and the command line show); the store keeps the text form.
-    package func jsonBytes(providerTokenAsObjects: Bool) -> [UInt8] {
+    public func jsonBytes(providerTokenAsObjects: Bool) -> [UInt8] {
         var writer = JSONWriter(capacity: estimatedJSONByteCount)
         write(to: &writer, providerTokenAsObjects: providerTokenAsObjects)
         return writer.bytes
@@ -19,7 +19,7 @@ extension DeliveryRecord {
     /// Room for the record's JSON: its fixed part and the variable texts, each with its key and quotes (escapes
     /// may take more; the writer grows then). `512 + payload.count * 2` grew the buffer twice for a Live Activity
     /// update, whose headers, provider token and outcome alone pass 1 KB.
-    package var estimatedJSONByteCount: Int {
+    public var estimatedJSONByteCount: Int {
         var count = 640 + payload.count * 2 + clientAddress.utf8.count + path.utf8.count + apnsID.utf8.count
         for header in headers { count += 24 + header.name.utf8.count + header.value.utf8.count }
         for warning in warnings { count += 32 + warning.code.utf8.count + warning.message.utf8.count }
@@ -36,7 +36,7 @@ extension DeliveryRecord {
 
     /// Writes the record as one JSON object (a member value or an array element of what `writer` has open), field
     /// by field from `fields`.
-    package func write(to writer: inout JSONWriter, providerTokenAsObjects: Bool = false) {
+    public func write(to writer: inout JSONWriter, providerTokenAsObjects: Bool = false) {
         writer.beginObject()
         for field in providerTokenAsObjects ? Self.presentedWriters : Self.writers { field.write(self, &writer) }
         writer.endObject()
@@ -45,7 +45,7 @@ extension DeliveryRecord {
 
 extension DeliveryRecord {
     /// Whether every byte is ASCII (eight at a time): such a payload is its own UTF-8 text.
-    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var index = 0
         var high: UInt64 = 0

@@ -4,7 +4,7 @@ extension DeliveryRecord {
     /// The record of a request the pipeline answered: the request's receive time, connection, method, path,
     /// headers (`RecordedHeaders`: pseudo-headers first, `authorization` reduced) and body, with the answer.
     /// `redactions`: the connection's memo of its last redacted `authorization` value (nil: redact afresh).
-    package init(
+    public init(
         request: HTTPRequest, redactions: AuthorizationRedactionMemo? = nil, environment: APNsEnvironment?,
         deviceToken: String?, providerToken: ProviderTokenSummary?, status: Int, reason: String?, apnsID: String,
         apnsUniqueID: String?, warnings: [PushWarning], explanation: String?, ruleID: String?, strict: Bool,
@@ -30,15 +30,15 @@ extension DeliveryRecord {
 /// The headers a delivery record keeps of a request: pseudo-headers first, then every header in arrival order; the
 /// `authorization` value is never stored whole: it is reduced to its scheme and a fingerprint (the decoded JWT is
 /// kept in `providerToken`).
-package enum RecordedHeaders {
+public enum RecordedHeaders {
     /// How many headers `forEach` hands out.
-    package static func count(_ request: HTTPRequest) -> Int {
+    public static func count(_ request: HTTPRequest) -> Int {
         2 + (request.scheme == nil ? 0 : 1) + (request.authority == nil ? 0 : 1) + request.headers.count
     }
 
     /// Calls `body` with each recorded header's index, name and value, in order.
     @inline(__always)
-    package static func forEach(
+    public static func forEach(
         _ request: HTTPRequest, redactions: AuthorizationRedactionMemo?,
         _ body: (_ index: Int, _ name: String, _ value: String) -> Void
     ) {
@@ -65,7 +65,7 @@ package enum RecordedHeaders {
     }
 
     /// The recorded headers as an array.
-    package static func of(_ request: HTTPRequest, redactions: AuthorizationRedactionMemo? = nil) -> [HeaderField] {
+    public static func of(_ request: HTTPRequest, redactions: AuthorizationRedactionMemo? = nil) -> [HeaderField] {
         // One allocation of the final size: growing from the two pseudo-headers reallocated three or four times.
         var headers: [HeaderField] = []
         headers.reserveCapacity(count(request))
@@ -74,7 +74,7 @@ package enum RecordedHeaders {
     }
 
     /// `authorization` as the record keeps it: `<scheme> <redacted fingerprint:…>`.
-    package static func redactedAuthorization(_ value: String) -> String {
+    public static func redactedAuthorization(_ value: String) -> String {
         // The usual "bearer <token>": one scan, one string built; anything else takes the general path below.
         if let space = value.utf8.firstIndex(of: UInt8(ascii: " ")), space != value.utf8.startIndex {
             let tokenStart = value.utf8.index(after: space)
@@ -99,13 +99,13 @@ package enum RecordedHeaders {
 /// One connection's last `authorization` value and its redaction: a sender repeats one provider token for many
 /// pushes (A-TOKEN), so most records reuse the string instead of hashing the token and building it again.
 /// Not thread-safe: used on its connection's thread only.
-package final class AuthorizationRedactionMemo {
+public final class AuthorizationRedactionMemo {
     private var value: String?
     private var redacted = ""
 
-    package init() {}
+    public init() {}
 
-    package func redaction(of value: String) -> String {
+    public func redaction(of value: String) -> String {
         if value == self.value { return redacted }
         redacted = RecordedHeaders.redactedAuthorization(value)
         self.value = value

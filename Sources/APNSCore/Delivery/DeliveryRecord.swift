@@ -6,59 +6,59 @@ import Foundation
 ///
 /// The `authorization` header is never stored whole: the pipeline replaces its
 /// value in `headers` with a reduced form and passes the decoded JWT in `providerToken`.
-package struct DeliveryRecord: Sendable, Hashable, Codable {
+public struct DeliveryRecord: Sendable, Hashable, Codable {
     /// Monotonic, assigned by the store when the record is appended (the value passed to `append` is ignored).
-    package internal(set) var id: Int64
+    public internal(set) var id: Int64
     /// Wall-clock receive time of the request's first HEADERS frame.
-    package internal(set) var receivedAt: Timestamp
-    package internal(set) var connectionID: UInt64
+    public internal(set) var receivedAt: Timestamp
+    public internal(set) var connectionID: UInt64
     /// `127.0.0.1:53422`.
-    package internal(set) var clientAddress: String
+    public internal(set) var clientAddress: String
     /// The environment of the listener that accepted the connection.
-    package internal(set) var environment: Optional<APNsEnvironment>
+    public internal(set) var environment: Optional<APNsEnvironment>
     /// ALPN / TLS facts; nil for cleartext (h2c).
-    package internal(set) var tls: Optional<TLSInfo>
-    package internal(set) var method: String
-    package internal(set) var path: String
+    public internal(set) var tls: Optional<TLSInfo>
+    public internal(set) var method: String
+    public internal(set) var path: String
     /// The device token from the path, if the path had one.
-    package internal(set) var deviceToken: Optional<String>
+    public internal(set) var deviceToken: Optional<String>
     /// Every header in arrival order, `authorization` reduced (never the raw token).
-    package internal(set) var headers: [HeaderField]
+    public internal(set) var headers: [HeaderField]
     /// The decoded provider token (JWT) that came in `authorization`, if any.
-    package internal(set) var providerToken: Optional<ProviderTokenSummary>
+    public internal(set) var providerToken: Optional<ProviderTokenSummary>
     /// The request body as received (at most the transport's buffering limit).
-    package internal(set) var payload: [UInt8]
+    public internal(set) var payload: [UInt8]
     /// HTTP status the mock answered; 0 when no HTTP answer was sent (a fault reset the stream, closed the
     /// connection or never answered), shown as `"status": null` in JSON.
-    package internal(set) var status: Int
+    public internal(set) var status: Int
     /// The wire `reason` string of the error body; nil on 200. A string, not `Reason`, because strict mode answers
     /// with the mock's own labels.
-    package internal(set) var reason: Optional<String>
+    public internal(set) var reason: Optional<String>
     /// The `apns-id` the mock answered with (the client's, or one the mock generated).
-    package internal(set) var apnsID: String
+    public internal(set) var apnsID: String
     /// `apns-unique-id` answered in the development environment (A-RESP), if any.
-    package internal(set) var apnsUniqueID: Optional<String>
-    package internal(set) var warnings: [PushWarning]
+    public internal(set) var apnsUniqueID: Optional<String>
+    public internal(set) var warnings: [PushWarning]
     /// A sentence a person can act on: why this was rejected, or what the device will make of it.
-    package internal(set) var explanation: Optional<String>
+    public internal(set) var explanation: Optional<String>
     /// The identifier of the validation rule that decided the answer (nil when accepted without remarks).
-    package internal(set) var ruleID: Optional<String>
+    public internal(set) var ruleID: Optional<String>
     /// Whether strict mode was on for this request.
-    package internal(set) var strict: Bool
+    public internal(set) var strict: Bool
     /// `apns-push-type` as sent.
-    package internal(set) var pushType: Optional<String>
+    public internal(set) var pushType: Optional<String>
     /// `apns-topic` as sent.
-    package internal(set) var topic: Optional<String>
+    public internal(set) var topic: Optional<String>
     /// What the simulated device did with a Live Activity push (applied, ignored as stale, ...).
-    package internal(set) var liveActivity: Optional<RecordedLiveActivityOutcome>
+    public internal(set) var liveActivity: Optional<RecordedLiveActivityOutcome>
     /// Time from receiving the request to the answer being ready, in microseconds.
-    package internal(set) var latencyMicroseconds: Int64
+    public internal(set) var latencyMicroseconds: Int64
     /// Set when fault injection produced the answer (or withheld it).
-    package internal(set) var injected: Optional<InjectedFault>
+    public internal(set) var injected: Optional<InjectedFault>
     /// The client certificate the connection presented (certificate-based authentication), if any.
-    package internal(set) var clientCertificate: Optional<ClientCertificateSummary>
+    public internal(set) var clientCertificate: Optional<ClientCertificateSummary>
 
-    package init(
+    public init(
         id: Int64 = 0, receivedAt: Timestamp, connectionID: UInt64, clientAddress: String,
         environment: APNsEnvironment? = nil, tls: TLSInfo? = nil, method: String, path: String,
         deviceToken: String?, headers: [HeaderField], providerToken: ProviderTokenSummary? = nil,
@@ -96,13 +96,13 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
     }
 
     /// APNs accepted the push (status 200).
-    package var accepted: Bool { status == 200 }
+    public var accepted: Bool { status == 200 }
 
     /// The payload as text when it is valid UTF-8.
-    package var payloadText: String? { String(validating: payload, as: UTF8.self) }
+    public var payloadText: String? { String(validating: payload, as: UTF8.self) }
 
     /// A copy with the id the store assigned.
-    package func withID(_ newID: Int64) -> DeliveryRecord {
+    public func withID(_ newID: Int64) -> DeliveryRecord {
         var copy = self
         copy.id = newID
         return copy
@@ -111,15 +111,15 @@ package struct DeliveryRecord: Sendable, Hashable, Codable {
 
 /// The provider token (JWT) of a request, reduced to what helps a person debug it. The signature and the raw token
 /// are never kept.
-package struct ProviderTokenSummary: Sendable, Hashable, Codable {
+public struct ProviderTokenSummary: Sendable, Hashable, Codable {
     /// The decoded JOSE header as JSON text (`{"alg":"ES256","kid":"ABC123DEFG"}`), or nil if it did not decode.
-    package let header: String?
+    public let header: String?
     /// The decoded claims as JSON text (`{"iss":"TEAM123456","iat":1767225600}`), or nil if they did not decode.
-    package let claims: String?
+    public let claims: String?
     /// A stable fingerprint of the whole token (e.g. the first 16 hex digits of its SHA-256), to tell tokens apart.
-    package let fingerprint: String
+    public let fingerprint: String
 
-    package init(header: String?, claims: String?, fingerprint: String) {
+    public init(header: String?, claims: String?, fingerprint: String) {
         self.header = header
         self.claims = claims
         self.fingerprint = fingerprint
@@ -127,12 +127,12 @@ package struct ProviderTokenSummary: Sendable, Hashable, Codable {
 }
 
 /// What the simulated device did with a Live Activity push, as recorded (`code` is a `LiveActivityOutcome` raw value).
-package struct RecordedLiveActivityOutcome: Sendable, Hashable, Codable {
+public struct RecordedLiveActivityOutcome: Sendable, Hashable, Codable {
     /// Stable code, e.g. `applied`, `ignored-stale-timestamp`, `ended`.
-    package let code: String
-    package let explanation: String
+    public let code: String
+    public let explanation: String
 
-    package init(code: String, explanation: String) {
+    public init(code: String, explanation: String) {
         self.code = code
         self.explanation = explanation
     }

@@ -7,7 +7,7 @@ import Foundation
 extension ProviderTokenSummary {
     private enum Keys: String, CodingKey { case header, claims, fingerprint }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         self.init(
             header: try Self.text(container, .header), claims: try Self.text(container, .claims),

@@ -1,17 +1,17 @@
 
 /// The facts of one request that fault specs match on.
-package struct FaultRequest: Sendable, Equatable {
-    package var deviceToken: String?
-    package var topic: String?
-    package var keyID: String?
-    package var teamID: String?
-    package var connection: UInt64
-    package var pushType: String?
+public struct FaultRequest: Sendable, Equatable {
+    public var deviceToken: String?
+    public var topic: String?
+    public var keyID: String?
+    public var teamID: String?
+    public var connection: UInt64
+    public var pushType: String?
     /// 1 for the first request on its connection, 2 for the second, …
-    package var requestsOnConnection: Int
-    package var now: Timestamp
+    public var requestsOnConnection: Int
+    public var now: Timestamp
 
-    package init(
+    public init(
         deviceToken: String? = nil, topic: String? = nil, keyID: String? = nil, teamID: String? = nil,
         connection: UInt64 = 0, pushType: String? = nil, requestsOnConnection: Int = 1, now: Timestamp = .zero
     ) {
@@ -27,12 +27,12 @@ package struct FaultRequest: Sendable, Equatable {
 }
 
 /// A fault that fired for one request: the spec, its position in the list, and what to do.
-package struct FaultFiring: Sendable, Equatable {
-    package var spec: FaultSpec
-    package var index: Int
-    package var effect: Effect
+public struct FaultFiring: Sendable, Equatable {
+    public var spec: FaultSpec
+    public var index: Int
+    public var effect: Effect
 
-    package enum Effect: Sendable, Equatable {
+    public enum Effect: Sendable, Equatable {
         /// The spec's action as given (`delay` carries the drawn milliseconds).
         case action(FaultAction)
         case delay(milliseconds: Int)
@@ -42,18 +42,18 @@ package struct FaultFiring: Sendable, Equatable {
 }
 
 /// A spec with its counters, as `GET /api/config/faults` shows it.
-package struct FaultStatus: Sendable, Equatable {
-    package var spec: FaultSpec
+public struct FaultStatus: Sendable, Equatable {
+    public var spec: FaultSpec
     /// Requests that matched and were inside the time window.
-    package var matched: Int
+    public var matched: Int
     /// Requests the fault was applied to.
-    package var fired: Int
+    public var fired: Int
 }
 
 /// The thread-safe list of fault specs, changed at run time through the admin API. `evaluate` answers "which fault
 /// applies to this request" and keeps each spec's counters; the first spec (in list order) that fires wins, and
 /// specs after it are not consulted for that request. A spec whose `remaining` is used up is removed.
-package final class FaultEngine: Sendable {
+public final class FaultEngine: Sendable {
     private struct Entry: Sendable {
         var spec: FaultSpec
         var random: SplitMix64
@@ -70,12 +70,12 @@ package final class FaultEngine: Sendable {
     private let tokens: DeviceTokenRegistry?
 
     /// `tokens`: where `unregisterAfter` flips declared tokens, so that the rules answer 410 for them.
-    package init(_ initial: [FaultSpec] = [], tokens: DeviceTokenRegistry? = nil) {
+    public init(_ initial: [FaultSpec] = [], tokens: DeviceTokenRegistry? = nil) {
         self.tokens = tokens
         for spec in initial { add(spec) }
     }
 
-    package func add(_ spec: FaultSpec) {
+    public func add(_ spec: FaultSpec) {
         var spec = spec
         if spec.scope.seed == nil && (spec.scope.probability != nil || Self.drawsDelay(spec.action)) {
             spec.scope.seed = UInt64.random(in: 0...UInt64(Int64.max))
@@ -84,21 +84,21 @@ package final class FaultEngine: Sendable {
         entries.withLock { $0.append(entry) }
     }
 
-    package func removeAll() {
+    public func removeAll() {
         entries.withLock { $0.removeAll() }
     }
 
     /// True when no fault spec is configured, so none can fire.
-    package var isEmpty: Bool { entries.isEmpty }
+    public var isEmpty: Bool { entries.isEmpty }
 
-    package var specs: [FaultSpec] { entries.withLock { $0.map(\.spec) } }
+    public var specs: [FaultSpec] { entries.withLock { $0.map(\.spec) } }
 
-    package var statuses: [FaultStatus] {
+    public var statuses: [FaultStatus] {
         entries.withLock { $0.map { FaultStatus(spec: $0.spec, matched: $0.matched, fired: $0.fired) } }
     }
 
     /// The fault that applies to `request`, if any, counting it against its spec.
-    package func evaluate(_ request: FaultRequest) -> FaultFiring? {
+    public func evaluate(_ request: FaultRequest) -> FaultFiring? {
         entries.withLock { list -> FaultFiring? in
             for index in list.indices {
                 guard Self.matches(list[index].spec, request) else { continue }
@@ -127,7 +127,7 @@ package final class FaultEngine: Sendable {
         return false
     }
 
-    package static func matches(_ spec: FaultSpec, _ request: FaultRequest) -> Bool {
+    public static func matches(_ spec: FaultSpec, _ request: FaultRequest) -> Bool {
         let match = spec.match
         if let token = match.deviceToken, token != request.deviceToken?.lowercased() { return false }
         if let topic = match.topic, topic != request.topic { return false }
@@ -195,12 +195,12 @@ package final class FaultEngine: Sendable {
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a small, fast pseudo-random sequence fully determined by its seed, so a
 /// fault's probability draws repeat exactly in another run with the same seed.
-package struct SplitMix64: Sendable, Equatable {
+public struct SplitMix64: Sendable, Equatable {
     private var state: UInt64
 
-    package init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    package mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -209,7 +209,7 @@ package struct SplitMix64: Sendable, Equatable {
     }
 
     /// A value in [0, 1) with 53 random bits.
-    package mutating func nextUnitInterval() -> Double {
+    public mutating func nextUnitInterval() -> Double {
         Double(next() >> 11) * (1.0 / 9_007_199_254_740_992.0)
     }
 }

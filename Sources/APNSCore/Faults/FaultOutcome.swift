@@ -2,10 +2,10 @@ import Foundation
 
 /// What a fired fault does to one request: the pipeline's `ScriptedOutcome` (the verdict recorded and answered,
 /// the connection actions that go with it, and the mark of the delivery record).
-package typealias FaultOutcome = ScriptedOutcome
+public typealias FaultOutcome = ScriptedOutcome
 
 extension FaultRequest {
-    package init(verdict: Verdict, request: HTTPRequest, requestsOnConnection: Int, now: Timestamp) {
+    public init(verdict: Verdict, request: HTTPRequest, requestsOnConnection: Int, now: Timestamp) {
         self.init(
             deviceToken: verdict.deviceToken, topic: verdict.topic, keyID: verdict.sender?.keyID,
             teamID: verdict.sender?.teamID, connection: request.connection.id,
@@ -16,7 +16,7 @@ extension FaultRequest {
 
 extension FaultFiring {
     /// Applies the fault to the rules' verdict for the request on `streamID`.
-    package func outcome(for rules: Verdict, streamID: Int32, now: Timestamp) -> FaultOutcome {
+    public func outcome(for rules: Verdict, streamID: Int32, now: Timestamp) -> FaultOutcome {
         let rulesAnswer = rules.answerSummary
         var verdict = rules
         var actions: [ConnectionAction] = []
@@ -104,7 +104,7 @@ extension FaultFiring {
     }
 
     /// APNs' GOAWAY debug data: `{"reason":"Shutdown"}` (A-SEND).
-    package static func debugData(_ reason: Reason) -> [UInt8] {
+    public static func debugData(_ reason: Reason) -> [UInt8] {
         Array((try? JSONEncoder().encode(ErrorBody(reason: reason.rawValue))) ?? Data())
     }
 }

@@ -4,16 +4,16 @@ import Foundation
 /// The JSON form of a fault spec: strict decoding (every problem is a `FaultSpecError` naming the key) and the
 /// canonical encoding shown by `GET /api/config/faults` and kept in delivery records.
 extension FaultSpec: Codable {
-    package static let matchKeys = ["deviceToken", "topic", "keyID", "teamID", "connection", "pushType"]
-    package static let actionKeys = [
+    public static let matchKeys = ["deviceToken", "topic", "keyID", "teamID", "connection", "pushType"]
+    public static let actionKeys = [
         "status", "resetStream", "blackHole", "delayMs", "goaway", "closeConnection", "maxConcurrentStreams",
         "unregisterAfter",
     ]
     /// Keys that belong to the `status` action.
-    package static let answerKeys = ["status", "reason", "timestamp", "goAway"]
-    package static let scopeKeys = ["remaining", "every", "probability", "seed", "from", "until"]
+    public static let answerKeys = ["status", "reason", "timestamp", "goAway"]
+    public static let scopeKeys = ["remaining", "every", "probability", "seed", "from", "until"]
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let value = try container.decode(JSONValue.self)
         guard let object = value.objectValue else {
@@ -27,13 +27,13 @@ extension FaultSpec: Codable {
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(JSONValue.object(json))
     }
 
     /// Parses one spec from its JSON object.
-    package init(json object: [String: JSONValue]) throws {
+    public init(json object: [String: JSONValue]) throws {
         let known = Set(Self.matchKeys + Self.answerKeys + Self.actionKeys + Self.scopeKeys)
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw FaultSpecError(
@@ -174,7 +174,7 @@ extension FaultSpec: Codable {
     }
 
     /// The canonical JSON form (what was given, with defaults spelled out and the status derived from the reason).
-    package var json: [String: JSONValue] {
+    public var json: [String: JSONValue] {
         var object: [String: JSONValue] = [:]
         if let value = match.deviceToken { object["deviceToken"] = .string(value) }
         if let value = match.topic { object["topic"] = .string(value) }
@@ -211,14 +211,14 @@ extension FaultSpec: Codable {
     }
 
     /// The canonical JSON text, keys sorted.
-    package var jsonText: String {
+    public var jsonText: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// ` (did you mean "X"?)` when a known name is within two edits or differs only in case.
-    package static func suggestion(_ given: String, among names: [String]) -> String {
+    public static func suggestion(_ given: String, among names: [String]) -> String {
         let lowered = given.lowercased()
         let best = names
             .map { ($0, $0.lowercased() == lowered ? 0 : EditDistance.between(lowered, $0.lowercased())) }
@@ -230,10 +230,10 @@ extension FaultSpec: Codable {
 
 /// Typed access to the keys of one JSON object, with errors that name the key.
 private struct Reader {
-    package let object: [String: JSONValue]
-    package var prefix = ""
+    public let object: [String: JSONValue]
+    public var prefix = ""
 
-    package func nonEmptyString(_ key: String) throws -> String? {
+    public func nonEmptyString(_ key: String) throws -> String? {
         guard let value = object[key] else { return nil }
         guard case .string(let text) = value else { throw FaultSpecError("\(prefix)\(key) must be a string") }
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -242,7 +242,7 @@ private struct Reader {
         return text
     }
 
-    package func integer(_ key: String, in range: ClosedRange<Int64>) throws -> Int64? {
+    public func integer(_ key: String, in range: ClosedRange<Int64>) throws -> Int64? {
         guard let value = object[key] else { return nil }
         let number: Int64
         if let integer = value.int64Value {
@@ -258,7 +258,7 @@ private struct Reader {
         return number
     }
 
-    package func number(_ key: String) throws -> Double? {
+    public func number(_ key: String) throws -> Double? {
         guard let value = object[key] else { return nil }
         guard let double = value.doubleValue, double.isFinite else {
             throw FaultSpecError("\(prefix)\(key) must be a number")
@@ -266,7 +266,7 @@ private struct Reader {
         return double
     }
 
-    package func bool(_ key: String) throws -> Bool? {
+    public func bool(_ key: String) throws -> Bool? {
         switch object[key] {
         case nil: return nil
         case .bool(let value)?: return value

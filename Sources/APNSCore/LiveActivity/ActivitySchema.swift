@@ -1,24 +1,24 @@
 /// What the app's `ActivityAttributes` type looks like to `JSONDecoder`: the `attributes-type` name, the static
 /// attributes (`aps.attributes` on push-to-start) and the `ContentState` fields (`aps.content-state`).
 /// Source: A-LA (push payload keys), A-GEN.
-package struct ActivitySchema: Sendable, Hashable {
+public struct ActivitySchema: Sendable, Hashable {
     /// The Swift type name, which is what `aps.attributes-type` must carry.
-    package var attributesType: String
+    public var attributesType: String
     /// Stored properties of the attributes type itself.
-    package var attributes: [SchemaField]
+    public var attributes: [SchemaField]
     /// Fields of its `ContentState`.
-    package var contentState: [SchemaField]
+    public var contentState: [SchemaField]
     /// The name `ContentState` resolved to (`ContentState`, or the target of `typealias ContentState = State`).
-    package var contentStateType: String
+    public var contentStateType: String
     /// Where the type was declared (`path:line`), when derived from source.
-    package var source: String?
+    public var source: String?
     /// False when the attributes type could not be resolved (e.g. a custom `init(from:)`): `attributes` are then
     /// not checked.
-    package var attributesChecked: Bool
+    public var attributesChecked: Bool
     /// False when `ContentState` could not be resolved: `content-state` is then not checked.
-    package var contentStateChecked: Bool
+    public var contentStateChecked: Bool
 
-    package init(
+    public init(
         attributesType: String, attributes: [SchemaField], contentState: [SchemaField],
         contentStateType: String = "ContentState", source: String? = nil, attributesChecked: Bool = true,
         contentStateChecked: Bool = true

@@ -11,15 +11,15 @@ extension CodableShape: Codable {
     }
 
     /// Why a shape in the config file could not be read.
-    package struct SpellingError: Error, CustomStringConvertible {
-        package var spelling: String
-        package var description: String {
+    public struct SpellingError: Error, CustomStringConvertible {
+        public var spelling: String
+        public var description: String {
             "unknown type '\(spelling)': write String, Bool, Int…, Double…, Date, URL, UUID, Data, [T], [String: T] "
                 + "or T?, and declare structs and enums inline as {\"type\": \"object\"…} / {\"type\": \"enum\"…}"
         }
     }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let spelling = try? single.decode(String.self) {
             guard let shape = CodableShape(spelling: spelling) else {
                 throw DecodingError.dataCorruptedError(
@@ -77,7 +77,7 @@ extension CodableShape: Codable {
         return cases
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         if let spelling = shorthandSpelling {
             var single = encoder.singleValueContainer()
             try single.encode(spelling)
@@ -123,7 +123,7 @@ extension CodableShape: Codable {
     }
 
     /// Parses a Swift spelling of a standard-library or Foundation type; nil for anything else.
-    package init?(spelling: String) {
+    public init?(spelling: String) {
         let text = spelling.trimmingSpaces
         if text.hasSuffix("?") || text.hasSuffix("!") {
             guard let wrapped = CodableShape(spelling: String(text.dropLast())) else { return nil }
@@ -162,7 +162,7 @@ extension CodableShape: Codable {
     }
 
     /// Standard-library and Foundation types with a fixed JSON form, by name (module-qualified names too).
-    package static func builtin(named name: String) -> CodableShape? {
+    public static func builtin(named name: String) -> CodableShape? {
         let unqualified = name.hasPrefix("Swift.") || name.hasPrefix("Foundation.") || name.hasPrefix("CoreGraphics.")
             ? String(name[name.index(after: name.firstIndex(of: ".")!)...]) : name
         if let kind = IntegerKind(rawValue: unqualified) { return .integer(kind) }

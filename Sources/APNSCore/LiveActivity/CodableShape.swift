@@ -1,7 +1,7 @@
 /// What a Swift type looks like to the device's `JSONDecoder` (default strategies only: ActivityKit "always
 /// decodes JSON payloads for Live Activity updates using its default encoding strategies", A-LA,
 /// A-JSONDEC). Derived from the app's Swift source by `ActivitySourceParser`, or declared in the config file.
-package indirect enum CodableShape: Sendable, Hashable {
+public indirect enum CodableShape: Sendable, Hashable {
     /// `String`: a JSON string.
     case string
     /// `Bool`: JSON `true`/`false` only (`0`/`1` are a type mismatch).
@@ -35,13 +35,13 @@ package indirect enum CodableShape: Sendable, Hashable {
 
     /// Whether a struct property of this shape may be missing from the JSON (synthesized `Decodable` uses
     /// `decodeIfPresent` for optionals).
-    package var isOptional: Bool {
+    public var isOptional: Bool {
         if case .optional = self { return true }
         return false
     }
 
     /// The Swift spelling, for messages: `Int`, `[String: Date]`, `Phase?`.
-    package var swiftName: String {
+    public var swiftName: String {
         switch self {
         case .string: "String"
         case .bool: "Bool"
@@ -62,14 +62,14 @@ package indirect enum CodableShape: Sendable, Hashable {
 }
 
 /// The fixed-width integer types `JSONDecoder` decodes, each with its range.
-package enum IntegerKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum IntegerKind: String, Sendable, Hashable, Codable, CaseIterable {
     case int = "Int", int8 = "Int8", int16 = "Int16", int32 = "Int32", int64 = "Int64"
     case uint = "UInt", uint8 = "UInt8", uint16 = "UInt16", uint32 = "UInt32", uint64 = "UInt64"
 
     /// Whether `text` (a JSON number literal) decodes as this type: integral (`3`, `3.0` and `3e0` all count, as
     /// in Foundation's `JSONDecoder`) and within range. Platform `Int`/`UInt` are taken as 64-bit, as on every
     /// device that runs ActivityKit.
-    package func accepts(numberText text: String) -> Bool {
+    public func accepts(numberText text: String) -> Bool {
         if let exact = Int64(text) { return fits(exact) }
         if UInt64(text) != nil { return self == .uint64 || self == .uint }
         guard let value = Double(text), value.isFinite, value.rounded() == value else { return false }
@@ -94,6 +94,6 @@ package enum IntegerKind: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// The floating-point and decimal types `JSONDecoder` decodes from any JSON number.
-package enum FloatKind: String, Sendable, Hashable, Codable, CaseIterable {
+public enum FloatKind: String, Sendable, Hashable, Codable, CaseIterable {
     case double = "Double", float = "Float", float16 = "Float16", cgFloat = "CGFloat", decimal = "Decimal"
 }

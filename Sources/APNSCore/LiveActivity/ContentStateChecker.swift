@@ -4,27 +4,27 @@ import APNSJSON
 /// strategies would, and reports every problem rather than stopping at the first (the device stops at the first
 /// fatal one, in declaration order, which `firstFatal` returns). Source: A-LA ("the system always decodes JSON
 /// payloads for Live Activity updates using its default encoding strategies"), A-JSONDEC.
-package enum ContentStateChecker {
+public enum ContentStateChecker {
     /// A `Date` value at or beyond this many seconds after 2001 (2032-09-09) is taken to be a Unix timestamp sent
     /// by mistake: Live Activities last hours, so honest reference-date values are far smaller.
-    package static let unixEpochDateThreshold: Double = 1_000_000_000
+    public static let unixEpochDateThreshold: Double = 1_000_000_000
 
     /// A `Date` value at or beyond this is taken to be Unix milliseconds.
-    package static let millisecondDateThreshold: Double = 100_000_000_000
+    public static let millisecondDateThreshold: Double = 100_000_000_000
 
     /// Checks an object against a struct's fields (`content-state` against `ContentState`, `attributes` against
     /// the attributes type).
-    package static func check(_ value: JSONValue, fields: [SchemaField], path: String) -> [DecodeIssue] {
+    public static func check(_ value: JSONValue, fields: [SchemaField], path: String) -> [DecodeIssue] {
         check(value, shape: .object(name: "", fields: fields), path: path)
     }
 
     /// The issue the device's decoder would throw, if any.
-    package static func firstFatal(_ issues: [DecodeIssue]) -> DecodeIssue? {
+    public static func firstFatal(_ issues: [DecodeIssue]) -> DecodeIssue? {
         issues.first(where: \.isFatal)
     }
 
     /// Checks any value against any shape.
-    package static func check(_ value: JSONValue, shape: CodableShape, path: String) -> [DecodeIssue] {
+    public static func check(_ value: JSONValue, shape: CodableShape, path: String) -> [DecodeIssue] {
         var issues: [DecodeIssue] = []
         check(value, shape: shape, path: DecodePath(path), into: &issues)
         return issues

@@ -1,6 +1,6 @@
 /// One finding from decoding a JSON value against a schema the way the device's `JSONDecoder` would.
-package struct DecodeIssue: Sendable, Hashable, Codable {
-    package enum Kind: String, Sendable, Hashable, Codable {
+public struct DecodeIssue: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
         /// A required key is absent: `keyNotFound`, the update is dropped.
         case missingKey
         /// The value has the wrong JSON type: `typeMismatch`, the update is dropped.
@@ -18,19 +18,19 @@ package struct DecodeIssue: Sendable, Hashable, Codable {
         case unixEpochDate
     }
 
-    package var kind: Kind
+    public var kind: Kind
     /// Where in the payload: `content-state.driver.name`, `content-state.stops[2]`.
-    package var path: String
-    package var message: String
+    public var path: String
+    public var message: String
 
-    package init(kind: Kind, path: String, message: String) {
+    public init(kind: Kind, path: String, message: String) {
         self.kind = kind
         self.path = path
         self.message = message
     }
 
     /// Whether this issue makes decoding fail (and so the device drop the push).
-    package var isFatal: Bool {
+    public var isFatal: Bool {
         switch kind {
         case .missingKey, .typeMismatch, .nullValue, .invalidEnumValue, .invalidValue: true
         case .unknownKey, .unixEpochDate: false

@@ -5,20 +5,20 @@ import APNSJSON
 /// - Without a raw type (Swift 5.5+ synthesis): an object with exactly one key, the case name, whose value is an
 ///   object holding the associated values (`{"delivered": {}}`, `{"delayed": {"minutes": 5}}`, unlabelled
 ///   values under `_0`, `_1`, …).
-package struct EnumShape: Sendable, Hashable {
-    package var name: String
+public struct EnumShape: Sendable, Hashable {
+    public var name: String
     /// `.string`, `.integer(_)` or `.float(_)`; nil when the enum has no raw type.
-    package var rawType: CodableShape?
-    package var cases: [EnumCase]
+    public var rawType: CodableShape?
+    public var cases: [EnumCase]
 
-    package init(name: String, rawType: CodableShape?, cases: [EnumCase]) {
+    public init(name: String, rawType: CodableShape?, cases: [EnumCase]) {
         self.name = name
         self.rawType = rawType
         self.cases = cases
     }
 
     /// The case whose raw value equals `value`, if any (numbers compare by value, so `2.0` matches `2`).
-    package func caseMatching(rawValue value: JSONValue) -> EnumCase? {
+    public func caseMatching(rawValue value: JSONValue) -> EnumCase? {
         switch value {
         case .string(let text):
             return cases.first { $0.rawValue == text }
@@ -33,12 +33,12 @@ package struct EnumShape: Sendable, Hashable {
 
 /// One case of an enum: its name, its raw value (as text) and, for enums without a raw type, its associated
 /// values as fields.
-package struct EnumCase: Sendable, Hashable, Codable {
-    package var name: String
-    package var rawValue: String?
-    package var associatedValues: [SchemaField]
+public struct EnumCase: Sendable, Hashable, Codable {
+    public var name: String
+    public var rawValue: String?
+    public var associatedValues: [SchemaField]
 
-    package init(name: String, rawValue: String? = nil, associatedValues: [SchemaField] = []) {
+    public init(name: String, rawValue: String? = nil, associatedValues: [SchemaField] = []) {
         self.name = name
         self.rawValue = rawValue
         self.associatedValues = associatedValues
@@ -48,7 +48,7 @@ package struct EnumCase: Sendable, Hashable, Codable {
         case name, rawValue, associatedValues
     }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
             self.init(name: name)
             return
@@ -61,7 +61,7 @@ package struct EnumCase: Sendable, Hashable, Codable {
         )
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(rawValue, forKey: .rawValue)

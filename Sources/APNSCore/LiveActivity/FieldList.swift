@@ -31,7 +31,7 @@ extension SchemaField: Codable {
     }
 
     /// `"required": false` on a non-optional shape makes it optional; the shape alone decides otherwise.
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let key = try container.decode(String.self, forKey: .key)
         var shape = try container.decode(CodableShape.self, forKey: .shape)
@@ -41,7 +41,7 @@ extension SchemaField: Codable {
         self.init(key: key, property: try container.decodeIfPresent(String.self, forKey: .property), shape: shape)
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(key, forKey: .key)
         if property != key { try container.encode(property, forKey: .property) }
@@ -55,7 +55,7 @@ extension ActivitySchema: Codable {
         case attributesType, attributes, contentState, contentStateType, source, attributesChecked, contentStateChecked
     }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             attributesType: try container.decode(String.self, forKey: .attributesType),
@@ -67,7 +67,7 @@ extension ActivitySchema: Codable {
             contentStateChecked: try container.decodeIfPresent(Bool.self, forKey: .contentStateChecked) ?? true)
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(attributesType, forKey: .attributesType)
         try container.encode(FieldList(attributes), forKey: .attributes)

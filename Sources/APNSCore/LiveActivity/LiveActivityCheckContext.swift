@@ -2,21 +2,21 @@ import APNSJSON
 
 /// What the payload checker needs besides the payload: the time, the app's schemas and what the device knows
 /// about the activity the push is addressed to.
-package struct LiveActivityCheckContext: Sendable {
-    package var now: Timestamp
-    package var schemas: [ActivitySchema]
+public struct LiveActivityCheckContext: Sendable {
+    public var now: Timestamp
+    public var schemas: [ActivitySchema]
     // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
     // whole value once more (every field retained, then released).
     /// The attributes type of the activity the token shows, when known (it was started by a push the mock saw).
-    package var activityAttributesType: Optional<String>
+    public var activityAttributesType: Optional<String>
     /// That activity's static attributes, for the combined 4 KB size check on updates.
-    package var activityAttributes: Optional<JSONValue>
+    public var activityAttributes: Optional<JSONValue>
     /// `aps.timestamp` of the last push the device applied to that activity.
-    package var lastAppliedTimestamp: Optional<Double>
+    public var lastAppliedTimestamp: Optional<Double>
     /// How far ahead of `now` a `timestamp` may be before it is flagged.
-    package var futureTimestampTolerance: Double
+    public var futureTimestampTolerance: Double
 
-    package init(
+    public init(
         now: Timestamp, schemas: [ActivitySchema] = [], activityAttributesType: String? = nil,
         activityAttributes: JSONValue? = nil, lastAppliedTimestamp: Double? = nil,
         futureTimestampTolerance: Double = LiveActivityConfiguration.defaultFutureTimestampTolerance

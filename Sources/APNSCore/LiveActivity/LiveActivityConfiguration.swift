@@ -1,44 +1,44 @@
 /// How the simulated device behaves. Every field has a default, so a config file may give any subset:
 /// `{"schemas": […], "supportsFrequentUpdates": true, "issuesUpdateTokens": true}`.
-package struct LiveActivityConfiguration: Sendable, Hashable, Codable {
+public struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     /// A `timestamp` more than an hour ahead of the server clock is flagged ("not hours in the future").
-    package static let defaultFutureTimestampTolerance: Double = 3600
+    public static let defaultFutureTimestampTolerance: Double = 3600
 
     /// The app's `ActivityAttributes` types (from `--activity-source` or declared in the config file).
-    package var schemas: [ActivitySchema]
+    public var schemas: [ActivitySchema]
     /// Priority-10 pushes per activity per sliding hour before the device throttles. Apple does not publish the
     /// number ([DTS] F-747624); 10 is this mock's choice, so a sender pushing priority 10 every minute learns about
     /// the budget. Priority-5 pushes never count. Source: A-LA.
-    package var priority10BudgetPerHour: Int
+    public var priority10BudgetPerHour: Int
     /// The budget when the app sets `NSSupportsLiveActivitiesFrequentUpdates` (also the mock's choice).
-    package var frequentUpdatesBudgetPerHour: Int
+    public var frequentUpdatesBudgetPerHour: Int
     /// Whether the app's Info.plist has `NSSupportsLiveActivitiesFrequentUpdates = YES` (and the user left it on).
-    package var supportsFrequentUpdates: Bool
+    public var supportsFrequentUpdates: Bool
     /// Whether a push-to-start issues a new per-activity update token (as `pushTokenUpdates` does on the device)
     /// that later updates must be sent to. Off: the activity is updated through the token that started it.
     /// Source: A-LA (A-GEN).
-    package var issuesUpdateTokens: Bool
+    public var issuesUpdateTokens: Bool
     /// How far ahead of the server clock `aps.timestamp` may be before `la-timestamp-future` is raised.
-    package var futureTimestampTolerance: Double
+    public var futureTimestampTolerance: Double
     /// An activity is active for at most 8 hours, then ended. Source: A-LADISP (A-LA).
-    package var activeLifetime: Double
+    public var activeLifetime: Double
     /// And gone from the Lock Screen at most 12 hours after it started. Source: A-LADISP (A-LA).
-    package var totalLifetime: Double
+    public var totalLifetime: Double
     /// An ended activity stays on the Lock Screen up to 4 hours unless `dismissal-date` says otherwise.
     /// Source: A-LA.
-    package var endedDisplayDuration: Double
+    public var endedDisplayDuration: Double
     /// Timeline entries kept per token; older ones are dropped first.
-    package var timelineLimit: Int
+    public var timelineLimit: Int
     /// Timeline entries kept across every token; the oldest are dropped first (as the delivery store keeps its
     /// newest 100,000 records). Bounds the device's memory however many tokens it sees.
-    package var timelineTotalLimit: Int
+    public var timelineTotalLimit: Int
     /// Tokens the device remembers. A push to a new token when this many are known first forgets the oldest tenth
     /// (first seen first), activities and timelines with them: a sender that sends to ever new tokens cannot grow
     /// the device's memory without bound (docs/reliability.md).
-    package var tokenLimit: Int
-    package static let defaultTokenLimit = 200_000
+    public var tokenLimit: Int
+    public static let defaultTokenLimit = 200_000
 
-    package init(
+    public init(
         schemas: [ActivitySchema] = [], priority10BudgetPerHour: Int = 10, frequentUpdatesBudgetPerHour: Int = 60,
         supportsFrequentUpdates: Bool = false, issuesUpdateTokens: Bool = false,
         futureTimestampTolerance: Double = Self.defaultFutureTimestampTolerance,
@@ -60,7 +60,7 @@ package struct LiveActivityConfiguration: Sendable, Hashable, Codable {
     }
 
     /// The priority-10 budget in force.
-    package var effectiveBudgetPerHour: Int {
+    public var effectiveBudgetPerHour: Int {
         supportsFrequentUpdates ? frequentUpdatesBudgetPerHour : priority10BudgetPerHour
     }
 
@@ -70,7 +70,7 @@ package struct LiveActivityConfiguration: Sendable, Hashable, Codable {
         case timelineTotalLimit, tokenLimit
     }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = LiveActivityConfiguration()
         self.init(

@@ -18,8 +18,8 @@ struct SavedDeviceState: Codable {
 }
 
 /// A saved device file that cannot be used; the caller says so and starts with an empty device.
-package struct SavedDeviceStateError: Error, CustomStringConvertible {
-    package let description: String
+public struct SavedDeviceStateError: Error, CustomStringConvertible {
+    public let description: String
 }
 
 extension LiveActivityDeviceState {
@@ -47,10 +47,10 @@ extension LiveActivityDeviceState {
 
 extension LiveActivityDevice {
     /// The file name inside the data directory.
-    package static let savedFileName = "live-activities.json"
+    public static let savedFileName = "live-activities.json"
 
     /// Writes every activity to `path` (atomically: a temporary file renamed over the old one).
-    package func save(to path: String) throws {
+    public func save(to path: String) throws {
         let saved = state.withLock { $0.savedForm() }
         let data = try JSONEncoder().encode(saved)
         try data.write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -58,7 +58,7 @@ extension LiveActivityDevice {
 
     /// Loads the activities saved at `path`; returns how many. A missing file is an empty device (0).
     @discardableResult
-    package func restore(from path: String) throws(SavedDeviceStateError) -> Int {
+    public func restore(from path: String) throws(SavedDeviceStateError) -> Int {
         try state.withLock { (state: inout LiveActivityDeviceState) throws(SavedDeviceStateError) -> Int in
             try Self.load(from: path, into: &state)
         }
@@ -70,7 +70,7 @@ extension LiveActivityDevice {
     /// saved tokens: 8 MB, about 0.4 s). `completion` gets what `restore(from:)` would return, on that thread and
     /// still holding the device (so a `save` cannot come between a failure and what the caller does about the
     /// file); it must not use the device.
-    package func restoreInBackground(
+    public func restoreInBackground(
         from path: String, completion: @escaping @Sendable (Result<Int, SavedDeviceStateError>) -> Void
     ) {
         let holding = DispatchSemaphore(value: 0)

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The simulated device, shared by every connection: it keeps, per token, the Live Activity the device would show
 /// and what each push did to it. Thread-safe; all rules are in `LiveActivityDeviceState`.
-package final class LiveActivityDevice: Sendable {
+public final class LiveActivityDevice: Sendable {
     let state: Locked<LiveActivityDeviceState>
     /// The configuration's schemas and timestamp tolerance, which a push's payload check needs before the device's
     /// lock is taken: as the device was made, read without any lock until a configuration is set
@@ -22,7 +22,7 @@ package final class LiveActivityDevice: Sendable {
         }
     }
 
-    package init(
+    public init(
         configuration: LiveActivityConfiguration = LiveActivityConfiguration(),
         makeUpdateToken: @escaping @Sendable () -> String = UpdateTokenGenerator.random
     ) {
@@ -32,7 +32,7 @@ package final class LiveActivityDevice: Sendable {
     }
 
     /// What the device does with a push APNs accepted.
-    package func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
+    public func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
         switch receive(push, now: now, admit: { _ in true }) {
         case .received(let result): result
         case .refused: preconditionFailure("admit always returns true")
@@ -43,7 +43,7 @@ package final class LiveActivityDevice: Sendable {
     /// payload's warnings) lets it through; a refused push changes nothing. What depends only on the push (most of
     /// the payload check) is done before the lock is taken, so the event-loop threads wait for each other only
     /// while the activity is read and changed.
-    package func receive(
+    public func receive(
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
         // A second lock taken by every push would make the event-loop threads meet twice.
@@ -54,38 +54,38 @@ package final class LiveActivityDevice: Sendable {
     }
 
     /// The token's activity and timeline as of `now`.
-    package func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
+    public func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
         state.withLock { $0.activity(token: token, now: now) }
     }
 
     /// Every token's activity and timeline as of `now`.
-    package func allActivities(now: Timestamp) -> [ActivitySnapshot] {
+    public func allActivities(now: Timestamp) -> [ActivitySnapshot] {
         state.withLock { $0.allActivities(now: now) }
     }
 
     /// At most `limit` activities from `position` on, in the order the tokens were first seen. The lock is held
     /// only while the page is copied out: the caller serializes it without the lock.
-    package func activities(from position: Int, limit: Int, now: Timestamp) -> ActivityPage {
+    public func activities(from position: Int, limit: Int, now: Timestamp) -> ActivityPage {
         state.withLock { $0.activities(from: position, limit: limit, now: now) }
     }
 
     /// The activities pushes changed since `sequence` (`LiveActivityDeviceState.activities(changedSince:)`).
-    package func activities(changedSince sequence: Int, limit: Int, now: Timestamp) -> ActivityChanges {
+    public func activities(changedSince sequence: Int, limit: Int, now: Timestamp) -> ActivityChanges {
         state.withLock { $0.activities(changedSince: sequence, limit: limit, now: now) }
     }
 
     /// The activity a push with `apnsID` just applied (`LiveActivityDeviceState.recentActivityToken`).
-    package func recentActivityToken(apnsID: String) -> String? {
+    public func recentActivityToken(apnsID: String) -> String? {
         state.withLock { $0.recentActivityToken(apnsID: apnsID) }
     }
 
     /// Forgets every activity and timeline (the configuration stays).
-    package func reset() {
+    public func reset() {
         state.withLock { $0.reset() }
     }
 
     /// The configuration in force; setting it keeps activities and timelines.
-    package var configuration: LiveActivityConfiguration {
+    public var configuration: LiveActivityConfiguration {
         get { state.withLock { $0.configuration } }
         set {
             state.withLock { state in

@@ -2,8 +2,8 @@ import APNSJSON
 
 /// The simulated device's memory as a plain value: per token, the activity it shows and the timeline of pushes.
 /// All rules live here and take time as input; `LiveActivityDevice` only adds a lock around it.
-package struct LiveActivityDeviceState: Sendable {
-    package var configuration: LiveActivityConfiguration
+public struct LiveActivityDeviceState: Sendable {
+    public var configuration: LiveActivityConfiguration
     /// Every token's record, in the order the tokens were first seen (so listings are stable); tokens are never
     /// removed but all at once (`reset`). Kept out of the hash table, which then holds 8 bytes per bucket rather than
     /// a whole record: with 100,000 tokens the table has 262,144 buckets.
@@ -60,7 +60,7 @@ package struct LiveActivityDeviceState: Sendable {
         }
     }
 
-    package init(
+    public init(
         configuration: LiveActivityConfiguration = LiveActivityConfiguration(),
         makeUpdateToken: @escaping @Sendable () -> String = UpdateTokenGenerator.random
     ) {
@@ -69,7 +69,7 @@ package struct LiveActivityDeviceState: Sendable {
     }
 
     /// The token's activity as of `now` (time limits applied), or nil if the token was never seen.
-    package mutating func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
+    public mutating func activity(token: String, now: Timestamp) -> ActivitySnapshot? {
         guard let slot = table.slot(of: TokenKey(token.lowercased())) else { return nil }
         return activity(slot: slot, now: now)
     }
@@ -95,13 +95,13 @@ package struct LiveActivityDeviceState: Sendable {
     }
 
     /// Every token's activity, in the order the tokens were first seen.
-    package mutating func allActivities(now: Timestamp) -> [ActivitySnapshot] {
+    public mutating func allActivities(now: Timestamp) -> [ActivitySnapshot] {
         activities(slots: tokens.indices, now: now)
     }
 
     /// At most `limit` activities from `position` on (0 is the first token seen), in the order the tokens were
     /// first seen, with the position of the next page. Costs time in what it returns, not in what the device holds.
-    package mutating func activities(from position: Int, limit: Int, now: Timestamp) -> ActivityPage {
+    public mutating func activities(from position: Int, limit: Int, now: Timestamp) -> ActivityPage {
         let start = min(max(position - forgottenTokens, 0), tokens.count)
         let end = start + min(max(limit, 0), tokens.count - start)
         return ActivityPage(
@@ -114,7 +114,7 @@ package struct LiveActivityDeviceState: Sendable {
     /// `complete` is false when the device cannot tell every change apart: more than `limit` activities changed,
     /// the device was reset, or the record of the oldest changes was trimmed (`timelineTotalLimit`); the reader
     /// then loads a page again. Reads at most `maxChangesExamined` of the device's notes of changes.
-    package mutating func activities(changedSince sequence: Int, limit: Int, now: Timestamp) -> ActivityChanges {
+    public mutating func activities(changedSince sequence: Int, limit: Int, now: Timestamp) -> ActivityChanges {
         var slots: [Int] = []
         var seen = Set<Int32>()
         var examined = 0
@@ -143,7 +143,7 @@ package struct LiveActivityDeviceState: Sendable {
     /// The token of the activity (not a push-to-start token) whose newest timeline entry is the push `apnsID`,
     /// among the tokens of the device's `notes` newest changes: the activity a push just applied started or
     /// changed, found without reading every token.
-    package func recentActivityToken(apnsID: String, notes: Int = 64) -> String? {
+    public func recentActivityToken(apnsID: String, notes: Int = 64) -> String? {
         for note in timelineOrder.elements.reversed().prefix(notes) {
             let index = Int(note.slot)
             guard index < tokens.count, tokens[index].activity.role == .activity,
@@ -154,11 +154,11 @@ package struct LiveActivityDeviceState: Sendable {
     }
 
     /// How many notes of changes `activities(changedSince:)` reads at most before it says "load a page again".
-    package static let maxChangesExamined = 10_000
+    public static let maxChangesExamined = 10_000
 
     /// Forgets every activity and timeline. The change sequence moves on, so a reader asking what changed since
     /// before the reset is told to load a page again.
-    package mutating func reset() {
+    public mutating func reset() {
         tokens = []
         table = TokenTable()
         timelineOrder = FrontDroppingArray()
@@ -189,7 +189,7 @@ package struct LiveActivityDeviceState: Sendable {
 
     /// Applies one push and returns what the device did. The token's record is taken out of the table while the
     /// push is applied, so it is mutated in place (never copied with its timeline), then put back.
-    package mutating func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
+    public mutating func receive(_ push: LiveActivityPush, now: Timestamp) -> LiveActivityResult {
         switch receive(push, now: now, admit: { _ in true }) {
         case .received(let result): result
         case .refused: preconditionFailure("admit always returns true")
@@ -198,7 +198,7 @@ package struct LiveActivityDeviceState: Sendable {
 
     /// Checks the payload, asks `admit` whether the push reaches the device at all (strict mode may refuse it on
     /// the payload's warnings), and only then applies it. A refused push leaves no trace on the device.
-    package mutating func receive(
+    public mutating func receive(
         _ push: LiveActivityPush, now: Timestamp, admit: ([PushWarning]) -> Bool
     ) -> LiveActivityReception {
         var prepared = PreparedPush(push, now: now, configuration: configuration)

@@ -1,5 +1,5 @@
 /// `aps.event` of a `liveactivity` push. Source: A-GEN Table 1, A-LA (A-GEN).
-package enum LiveActivityEvent: String, Sendable, Hashable, Codable, CaseIterable {
+public enum LiveActivityEvent: String, Sendable, Hashable, Codable, CaseIterable {
     /// Push-to-start (iOS 17.2+): creates an activity; needs `attributes-type`, `attributes`, `content-state`,
     /// `alert`.
     case start

@@ -1,6 +1,6 @@
 /// What the simulated device did with a Live Activity push. APNs answered 200 in every case; these are what the
 /// sender cannot see. Source: A-JSONDEC and A-LA.
-package enum LiveActivityOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+public enum LiveActivityOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     /// The push changed the activity (started, updated or ended it).
     case applied
     /// An `end` whose `dismissal-date` is past: the activity was removed at once (A-LA).
@@ -26,7 +26,7 @@ package enum LiveActivityOutcome: String, Sendable, Hashable, Codable, CaseItera
     case throttled
 
     /// Whether the push had no effect the sender intended. Strict mode answers these with HTTP 400.
-    package var isDeviceDrop: Bool {
+    public var isDeviceDrop: Bool {
         switch self {
         case .applied, .dismissed: false
         default: true
@@ -35,7 +35,7 @@ package enum LiveActivityOutcome: String, Sendable, Hashable, Codable, CaseItera
 
     /// The reason strict mode sends in `{"reason": …}`. **Not APNs behaviour**: real APNs answers 200 and never
     /// sends these; they exist only so that tests which see status codes alone can notice device-side drops.
-    package var mockStrictReason: String? {
+    public var mockStrictReason: String? {
         switch self {
         case .applied, .dismissed: nil
         case .ignoredOlderTimestamp: "MockDeviceIgnoredOlderTimestamp"

@@ -2,28 +2,28 @@ import APNSJSON
 
 /// The Live Activity fields of a push's `aps` dictionary, read leniently (a field of the wrong JSON type reads as
 /// absent here; the checker reports it). Source: A-GEN Table 1, A-LA (A-GEN).
-package struct LiveActivityPayload: Sendable, Hashable {
+public struct LiveActivityPayload: Sendable, Hashable {
     /// The whole `aps` dictionary.
-    package var aps: JSONValue
+    public var aps: JSONValue
     // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
     // whole value once more (every field retained, then released).
     /// `event` when it is one of start/update/end.
-    package var event: Optional<LiveActivityEvent>
+    public var event: Optional<LiveActivityEvent>
     /// `timestamp` as sent, in the sender's unit (should be seconds since 1970).
-    package var timestamp: Optional<Double>
-    package var contentState: Optional<JSONValue>
-    package var attributesType: Optional<String>
-    package var attributes: Optional<JSONValue>
+    public var timestamp: Optional<Double>
+    public var contentState: Optional<JSONValue>
+    public var attributesType: Optional<String>
+    public var attributes: Optional<JSONValue>
     /// Whether `alert` is present and not null.
-    package var hasAlert: Bool
-    package var staleDate: Optional<Double>
-    package var dismissalDate: Optional<Double>
-    package var relevanceScore: Optional<Double>
-    package var hasInputPushToken: Bool
-    package var inputPushChannel: Optional<String>
+    public var hasAlert: Bool
+    public var staleDate: Optional<Double>
+    public var dismissalDate: Optional<Double>
+    public var relevanceScore: Optional<Double>
+    public var hasInputPushToken: Bool
+    public var inputPushChannel: Optional<String>
 
     /// Reads the fields from a parsed payload; nil when it has no `aps` object.
-    package init?(payload: JSONValue) {
+    public init?(payload: JSONValue) {
         guard let aps = payload["aps"], case .object(let members) = aps else { return nil }
         self.init(aps: aps, members: APSMembers(members))
     }

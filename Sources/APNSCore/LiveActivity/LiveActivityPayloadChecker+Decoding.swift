@@ -111,7 +111,7 @@ extension LiveActivityPayloadChecker {
 
     /// The schema an activity of type `attributesType` is shown with: its own, else the only configured one (as
     /// `schemaForUpdate` checks an update of an activity whose start the mock did not see).
-    package static func schema(forActivityOf attributesType: String?, in schemas: [ActivitySchema]) -> ActivitySchema? {
+    public static func schema(forActivityOf attributesType: String?, in schemas: [ActivitySchema]) -> ActivitySchema? {
         if let attributesType { return schema(named: attributesType, in: schemas) }
         return schemas.count == 1 ? schemas.first : nil
     }

@@ -4,22 +4,22 @@ import APNSJSON
 /// expects. APNs itself does not look inside `aps` for Live Activities and answers 200 (A-GEN,
 /// A-JSONDEC, A-LA); these are warnings for the delivery record. Rules are applied in this order: JSON and `aps`, `event`,
 /// `timestamp`, dates and scores, per-event keys, decoding against the schema, sizes.
-package enum LiveActivityPayloadChecker {
+public enum LiveActivityPayloadChecker {
     /// The APNs limit for every device push except VoIP. Source: A-SEND, A-GEN.
-    package static let payloadLimit = 4096
+    public static let payloadLimit = 4096
     /// "Static and dynamic data … can't exceed a combined size of 4 KB". Source: A-LADISP, A-LAUPD (A-GEN).
-    package static let activityDataLimit = 4096
+    public static let activityDataLimit = 4096
     /// A UNIX time beyond this (year 5138) is taken to be milliseconds.
-    package static let millisecondThreshold: Double = 100_000_000_000
+    public static let millisecondThreshold: Double = 100_000_000_000
 
     /// Keys Apple documents inside `aps` (`APSKey.known`) but `content-changed`, a widget key (A-WIDGET) that this
     /// check names as unknown in a Live Activity push. Source: A-GEN Table 1 (A-GEN).
-    package static let knownAPSKeys: Set<String> = Set(APSKey.known.keys).subtracting(["content-changed"])
+    public static let knownAPSKeys: Set<String> = Set(APSKey.known.keys).subtracting(["content-changed"])
 
     /// Checks `bytes`. `parsed` is the body as the caller already parsed it (the push rules parse every body once;
     /// it must be the parse of these same `bytes`: the size check bounds `content-state` by them); when nil the body
     /// is parsed here, which also explains why a body is not JSON.
-    package static func check(
+    public static func check(
         payload bytes: [UInt8], parsed: JSONValue? = nil, context: LiveActivityCheckContext
     ) -> LiveActivityPayloadReport {
         var check = PreparedPayloadCheck(

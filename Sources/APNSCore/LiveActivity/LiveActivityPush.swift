@@ -1,25 +1,25 @@
 import APNSJSON
 
 /// A `liveactivity` push as the simulated device receives it (after APNs accepted it with 200).
-package struct LiveActivityPush: Sendable, Hashable {
+public struct LiveActivityPush: Sendable, Hashable {
     /// The hex token from `:path`: an activity's update token or a push-to-start token.
-    package var deviceToken: String
+    public var deviceToken: String
     /// `apns-topic`, the bundle ID with `.push-type.liveactivity`.
-    package var topic: String
+    public var topic: String
     /// `apns-priority`; 10 when the header was omitted (A-SEND). Only 10 counts against the budget (A-LA).
-    package var priority: Int
+    public var priority: Int
     /// The `apns-id` APNs answered with, so timelines match delivery records.
-    package var apnsID: String
-    package var payload: [UInt8]
+    public var apnsID: String
+    public var payload: [UInt8]
     // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
     // whole value once more (every field retained, then released).
     /// `payload` as already parsed by the push rules, so the device does not parse it again; nil to parse here.
-    package var parsedPayload: Optional<JSONValue>
+    public var parsedPayload: Optional<JSONValue>
     /// `apnsID`'s bits when the pipeline generated it (`RandomUUID.makeWithBits`), so the timeline keeps them without
     /// reading the text; nil to read them from `apnsID`.
-    package var apnsIDBits: Optional<CanonicalUUID.Bits>
+    public var apnsIDBits: Optional<CanonicalUUID.Bits>
 
-    package init(
+    public init(
         deviceToken: String, topic: String, priority: Int = 10, apnsID: String, payload: [UInt8],
         parsedPayload: JSONValue? = nil, apnsIDBits: CanonicalUUID.Bits? = nil
     ) {

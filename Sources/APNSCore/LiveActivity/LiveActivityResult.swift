@@ -1,21 +1,21 @@
 
 /// What the simulated device did with one push, for the delivery record and the response pipeline.
-package struct LiveActivityResult: Sendable, Hashable {
-    package var outcome: LiveActivityOutcome
+public struct LiveActivityResult: Sendable, Hashable {
+    public var outcome: LiveActivityOutcome
     /// The payload checker's warnings (`la-*` codes).
-    package var warnings: [PushWarning]
+    public var warnings: [PushWarning]
     /// One or two sentences: what happened and what to change.
-    package var explanation: String
+    public var explanation: String
     // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
     // whole value once more (every field retained, then released).
     /// The new per-activity update token, when a push-to-start created an activity and `issuesUpdateTokens` is on.
-    package var issuedUpdateToken: Optional<String>
+    public var issuedUpdateToken: Optional<String>
     /// The token whose activity the push concerns (the issued update token after a push-to-start); read the
     /// activity with `LiveActivityDevice.activity(token:now:)`. Not a snapshot: copying the activity and its
     /// timeline for every push would cost more the longer the history.
-    package var activityToken: Optional<String>
+    public var activityToken: Optional<String>
 
-    package init(
+    public init(
         outcome: LiveActivityOutcome, warnings: [PushWarning], explanation: String,
         issuedUpdateToken: String? = nil, activityToken: String? = nil
     ) {
@@ -28,7 +28,7 @@ package struct LiveActivityResult: Sendable, Hashable {
 
     /// Whether the device dropped or ignored the push; the pipeline answers 400 with `mockStrictReason` for these
     /// in strict mode.
-    package var isDeviceDrop: Bool { outcome.isDeviceDrop }
+    public var isDeviceDrop: Bool { outcome.isDeviceDrop }
     /// The mock-only reason for strict mode. Not APNs behaviour.
-    package var mockStrictReason: String? { outcome.mockStrictReason }
+    public var mockStrictReason: String? { outcome.mockStrictReason }
 }

@@ -1,7 +1,7 @@
 
 /// The stable codes of every Live Activity warning (`PushWarning.code`). Strict mode, tests and the docs refer to
 /// them; they never change spelling.
-package enum LiveActivityWarningCode: String, Sendable, CaseIterable, Codable {
+public enum LiveActivityWarningCode: String, Sendable, CaseIterable, Codable {
     case payloadNotJSON = "la-payload-not-json"
     case apsMissing = "la-aps-missing"
     case apsUnknownKey = "la-aps-unknown-key"

@@ -2,19 +2,19 @@
 /// Only properties that synthesized `Decodable` actually decodes become fields: `let x = 1` and computed
 /// properties are not coded; `var x = 1` still is, and its key is required (Swift's synthesized `init(from:)`
 /// ignores default values). Source: Swift's Codable synthesis rules (SE-0166), A-JSONDEC.
-package struct SchemaField: Sendable, Hashable {
+public struct SchemaField: Sendable, Hashable {
     /// The JSON key (the `CodingKeys` raw value when the type declares one).
-    package var key: String
+    public var key: String
     /// The Swift property name.
-    package var property: String
-    package var shape: CodableShape
+    public var property: String
+    public var shape: CodableShape
 
-    package init(key: String, property: String? = nil, shape: CodableShape) {
+    public init(key: String, property: String? = nil, shape: CodableShape) {
         self.key = key
         self.property = property ?? key
         self.shape = shape
     }
 
     /// Whether decoding fails when the key is absent: every non-optional field.
-    package var isRequired: Bool { !shape.isOptional }
+    public var isRequired: Bool { !shape.isOptional }
 }

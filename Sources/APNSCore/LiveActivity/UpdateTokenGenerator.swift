@@ -1,9 +1,9 @@
 /// Per-activity update tokens the mock hands out after a push-to-start: 80 random bytes as 160 lower-case hex
 /// characters, the length observed for Live Activity tokens (F-712499, A-REG).
-package enum UpdateTokenGenerator {
-    package static let byteCount = 80
+public enum UpdateTokenGenerator {
+    public static let byteCount = 80
 
-    @Sendable package static func random() -> String {
+    @Sendable public static func random() -> String {
         var generator = SystemRandomNumberGenerator()
         return hex((0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }

@@ -1,25 +1,25 @@
 
 /// Everything the delivery record needs that the pipeline decided; the recorder adds the request itself, the
 /// latency and the store's id.
-package struct DeliveryDraft: Sendable {
+public struct DeliveryDraft: Sendable {
     /// The final verdict (rules, scripted answer, device and strict mode applied).
-    package var verdict: Verdict
+    public var verdict: Verdict
     /// The `apns-id` answered with.
-    package var apnsID: String
+    public var apnsID: String
     // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
     // whole value once more (every field retained, then released).
     /// The `apns-unique-id` answered with (development only).
-    package var uniqueID: Optional<String>
+    public var uniqueID: Optional<String>
     /// What the simulated device did; nil when the push did not reach it.
-    package var liveActivity: Optional<LiveActivityDeviceOutcome>
+    public var liveActivity: Optional<LiveActivityDeviceOutcome>
     /// The fault that produced (or withheld) the answer; nil when the answer is the rules'.
-    package var injected: Optional<InjectedFault>
+    public var injected: Optional<InjectedFault>
     /// The bits of `apnsID` and `uniqueID` when the pipeline generated them (`RandomUUID.makeWithBits`), so the
     /// store keeps them without reading the texts back; nil otherwise.
-    package var apnsIDBits: Optional<CanonicalUUID.Bits>
-    package var uniqueIDBits: Optional<CanonicalUUID.Bits>
+    public var apnsIDBits: Optional<CanonicalUUID.Bits>
+    public var uniqueIDBits: Optional<CanonicalUUID.Bits>
 
-    package init(
+    public init(
         verdict: Verdict, apnsID: String, uniqueID: String?, liveActivity: LiveActivityDeviceOutcome?,
         injected: InjectedFault? = nil, apnsIDBits: CanonicalUUID.Bits? = nil, uniqueIDBits: CanonicalUUID.Bits? = nil
     ) {
@@ -34,12 +34,12 @@ package struct DeliveryDraft: Sendable {
 }
 
 /// The simulated device's outcome as the record keeps it: the outcome's stable code and a sentence.
-package struct LiveActivityDeviceOutcome: Sendable, Hashable {
+public struct LiveActivityDeviceOutcome: Sendable, Hashable {
     /// `LiveActivityOutcome.rawValue`, e.g. `applied`, `ignoredOlderTimestamp`.
-    package var code: String
-    package var explanation: String
+    public var code: String
+    public var explanation: String
 
-    package init(code: String, explanation: String) {
+    public init(code: String, explanation: String) {
         self.code = code
         self.explanation = explanation
     }

@@ -1,20 +1,20 @@
 
 /// What the pipeline remembers about one client connection: the stream limit it last announced.
-package struct PushConnectionState: Sendable, Hashable {
+public struct PushConnectionState: Sendable, Hashable {
     /// APNs allows one stream until the first valid provider token, then many (A-SEND, A-CONN: "APNs allows only
     /// one stream until you post a request with a valid authentication token"; 1000 observed).
-    package static let streamsBeforeAuthentication: UInt32 = 1
-    package static let streamsAfterAuthentication: UInt32 = 1000
+    public static let streamsBeforeAuthentication: UInt32 = 1
+    public static let streamsAfterAuthentication: UInt32 = 1000
 
     /// SETTINGS_MAX_CONCURRENT_STREAMS as last told to the client.
-    package private(set) var announcedMaxConcurrentStreams: UInt32
+    public private(set) var announcedMaxConcurrentStreams: UInt32
     /// Requests seen on this connection (fault specs' `every`, `goaway.afterStreams`).
-    package private(set) var requestsOnConnection = 0
+    public private(set) var requestsOnConnection = 0
     /// A fault announced its own stream limit; authenticating no longer changes it.
-    package private(set) var streamLimitFromFault = false
+    public private(set) var streamLimitFromFault = false
 
     /// A new connection: one stream when it must authenticate with a token, else the full limit at once.
-    package init(requiresTokenAuthentication: Bool) {
+    public init(requiresTokenAuthentication: Bool) {
         announcedMaxConcurrentStreams = requiresTokenAuthentication
             ? Self.streamsBeforeAuthentication : Self.streamsAfterAuthentication
     }

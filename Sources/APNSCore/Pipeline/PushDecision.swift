@@ -1,16 +1,16 @@
 
 /// The pipeline's answer to one request: the response, what to do to the connection with it, and the draft of
 /// the delivery record.
-package struct PushDecision: Sendable {
-    package var response: HTTPResponse
+public struct PushDecision: Sendable {
+    public var response: HTTPResponse
     /// In order: the fault's actions (GOAWAY, RST_STREAM, a delay, …), then a raised stream limit.
-    package var actions: [ConnectionAction]
-    package var record: DeliveryDraft
+    public var actions: [ConnectionAction]
+    public var record: DeliveryDraft
     /// False when a fault sends nothing at all (black hole). A reset stream or a closed connection still goes out
     /// as `response` with the actions that replace it.
-    package var sendsResponse: Bool
+    public var sendsResponse: Bool
 
-    package init(response: HTTPResponse, actions: [ConnectionAction], record: DeliveryDraft, sendsResponse: Bool = true) {
+    public init(response: HTTPResponse, actions: [ConnectionAction], record: DeliveryDraft, sendsResponse: Bool = true) {
         self.response = response
         self.actions = actions
         self.record = record

@@ -14,23 +14,23 @@ import Foundation
 /// 7. the response (A-RESP) and the record draft.
 ///
 /// Time and ids are inputs, so a test can replay any push.
-package struct PushPipeline: Sendable {
-    package let validator: PushValidator
+public struct PushPipeline: Sendable {
+    public let validator: PushValidator
     /// The simulated Live Activity device; nil leaves Live Activity pushes to the rules alone.
-    package let device: LiveActivityDevice?
+    public let device: LiveActivityDevice?
     /// Answer device-level drops with HTTP 400 and a mock-specific reason (NOT APNs behaviour).
-    package let strictDevice: Bool
+    public let strictDevice: Bool
     /// A new `apns-id` for requests without one (APNs: an upper-case UUID).
-    package let newApnsID: @Sendable () -> String
+    public let newApnsID: @Sendable () -> String
     /// A new `apns-unique-id` (development environment only).
-    package let newUniqueID: @Sendable () -> String
+    public let newUniqueID: @Sendable () -> String
     /// Whether the ids are the default random UUIDs (no generator given): then `decide` makes them with their bits
     /// (`RandomUUID.makeWithBits`), which the record keeps, so the store does not read the texts back.
     private let makesRandomIDs: (apnsID: Bool, uniqueID: Bool)
 
     /// `newApnsID`, `newUniqueID`: nil for random UUIDs (`ApnsID.resolve(requestValue: nil)`,
     /// `ApnsID.newUniqueID`).
-    package init(
+    public init(
         validator: PushValidator, device: LiveActivityDevice? = nil, strictDevice: Bool = false,
         newApnsID: (@Sendable () -> String)? = nil, newUniqueID: (@Sendable () -> String)? = nil
     ) {
@@ -43,7 +43,7 @@ package struct PushPipeline: Sendable {
     }
 
     /// Runs every stage for `request` on a connection in `connection` state, at `now`.
-    package func decide(
+    public func decide(
         _ request: HTTPRequest, connection: inout PushConnectionState,
         authenticator: (any ConnectionAuthenticator)?, scripts: some ScriptedOutcomeSource, now: Timestamp
     ) -> PushDecision {

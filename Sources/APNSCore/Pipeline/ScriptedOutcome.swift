@@ -2,16 +2,16 @@ import Foundation
 
 /// A scripted answer in its simplest form: a status and reason in place of the rules' answer, optionally followed
 /// by GOAWAY. `Verdict.replaced(by:now:)` turns it into the verdict APNs would send.
-package struct ScriptedReply: Sendable, Hashable {
-    package var status: Int
+public struct ScriptedReply: Sendable, Hashable {
+    public var status: Int
     /// The `reason` to send; nil sends `""` on an error status.
-    package var reason: String?
+    public var reason: String?
     /// Integer milliseconds for a 410; nil uses the pipeline's clock (A-RESP: a 410 always has one).
-    package var timestamp: Int64?
+    public var timestamp: Int64?
     /// Send HTTP/2 GOAWAY after the answer, with `{"reason": …}` as debug data as APNs does (A-SEND).
-    package var goAway: Bool
+    public var goAway: Bool
 
-    package init(status: Int, reason: String?, timestamp: Int64? = nil, goAway: Bool = false) {
+    public init(status: Int, reason: String?, timestamp: Int64? = nil, goAway: Bool = false) {
         self.status = status
         self.reason = reason
         self.timestamp = timestamp
@@ -21,20 +21,20 @@ package struct ScriptedReply: Sendable, Hashable {
 
 /// What fault injection does to one request, as the pipeline applies it: the verdict to answer and record, the
 /// connection actions that go with it, whether anything is sent at all, and the mark of the delivery record.
-package struct ScriptedOutcome: Sendable {
+public struct ScriptedOutcome: Sendable {
     /// The verdict answered and recorded (the rules' own verdict when the fault does not replace the answer).
-    package var verdict: Verdict
-    package var actions: [ConnectionAction]
+    public var verdict: Verdict
+    public var actions: [ConnectionAction]
     /// False when nothing at all is sent for the request (black hole).
-    package var sendsAnything: Bool
+    public var sendsAnything: Bool
     /// True when the fault's answer replaces the rules' answer: the simulated device and strict mode are skipped.
-    package var replacesAnswer: Bool
+    public var replacesAnswer: Bool
     /// What the delivery record says about the fault.
-    package var mark: InjectedFault
+    public var mark: InjectedFault
     /// A SETTINGS_MAX_CONCURRENT_STREAMS the fault announced; the connection keeps it.
-    package var announcedMaxConcurrentStreams: UInt32?
+    public var announcedMaxConcurrentStreams: UInt32?
 
-    package init(
+    public init(
         verdict: Verdict, actions: [ConnectionAction], sendsAnything: Bool, replacesAnswer: Bool, mark: InjectedFault,
         announcedMaxConcurrentStreams: UInt32?
     ) {
@@ -47,7 +47,7 @@ package struct ScriptedOutcome: Sendable {
     }
 
     /// `reply` in place of `rules`, with its GOAWAY, marked as the answer of fault `index`.
-    package static func answering(_ reply: ScriptedReply, to rules: Verdict, index: Int = 0, now: Timestamp) -> ScriptedOutcome {
+    public static func answering(_ reply: ScriptedReply, to rules: Verdict, index: Int = 0, now: Timestamp) -> ScriptedOutcome {
         let rulesAnswer = rules.answerSummary
         let actions: [ConnectionAction] = reply.goAway
             ? [.goAway(errorCode: 0, debugData: PushPipeline.goAwayDebugData(reason: reply.reason))] : []
@@ -60,7 +60,7 @@ package struct ScriptedOutcome: Sendable {
 }
 
 /// Where the pipeline asks "does a fault apply to this request, and what does it do?" (consuming one use of it).
-package protocol ScriptedOutcomeSource {
+public protocol ScriptedOutcomeSource {
     /// The outcome for this request given the rules' verdict and how many requests its connection has carried
     /// (1 for the first); nil when no fault applies.
     func scriptedOutcome(
@@ -69,9 +69,9 @@ package protocol ScriptedOutcomeSource {
 }
 
 /// No faults at all.
-package struct NoScriptedOutcomes: ScriptedOutcomeSource {
-    package init() {}
-    package func scriptedOutcome(
+public struct NoScriptedOutcomes: ScriptedOutcomeSource {
+    public init() {}
+    public func scriptedOutcome(
         for request: HTTPRequest, verdict: Verdict, requestsOnConnection: Int, now: Timestamp
     ) -> ScriptedOutcome? { nil }
 }

@@ -2,7 +2,7 @@
 extension Verdict {
     /// The verdict with a scripted answer in place of the rules' answer (fault injection). The rules' findings
     /// stay in the record: the explanation says what was scripted and what the rules would have answered.
-    package func replaced(by script: ScriptedReply, now: Timestamp) -> Verdict {
+    public func replaced(by script: ScriptedReply, now: Timestamp) -> Verdict {
         let rulesAnswer = answerSummary
         var findings = self.findings
         findings.ruleID = "scripted"
@@ -16,7 +16,7 @@ extension Verdict {
 
     /// Strict Live Activity mode: a push APNs accepts but the device would drop is answered 400 with a
     /// mock-specific reason. NOT APNs behaviour; labelled so (`isStrictMockAnswer`).
-    package func strictDeviceRejection(wireReason: String, explanation: String?) -> Verdict {
+    public func strictDeviceRejection(wireReason: String, explanation: String?) -> Verdict {
         var findings = self.findings
         findings.ruleID = "strict.live-activity-device"
         findings.explanation = "Strict mode (not APNs behaviour): APNs would answer 200, but the device would drop this push. " + (explanation ?? "")
@@ -24,7 +24,7 @@ extension Verdict {
     }
 
     /// No HTTP answer at all (a fault withheld it); the record says so with status null.
-    package func withoutAnswer() -> Verdict {
+    public func withoutAnswer() -> Verdict {
         .unanswered(findings)
     }
 }

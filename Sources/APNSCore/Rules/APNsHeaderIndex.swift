@@ -4,13 +4,13 @@
 ///
 /// Names are matched exactly (HTTP/2 field names arrive lower-cased), as `HTTPRequest.value(_:)` matches them; the
 /// first of repeated headers is the one a lookup finds, as there.
-package struct APNsHeaderIndex: Sendable, Equatable {
+public struct APNsHeaderIndex: Sendable, Equatable {
     /// The headers indexed. The first six are `PushRule.singleValueHeaders`, in that order.
-    package enum Name: Int, Sendable, CaseIterable {
+    public enum Name: Int, Sendable, CaseIterable {
         case apnsID, apnsExpiration, apnsPriority, apnsTopic, apnsPushType, apnsCollapseID, authorization
 
         /// The header's field name.
-        package var fieldName: String {
+        public var fieldName: String {
             switch self {
             case .apnsID: "apns-id"
             case .apnsExpiration: "apns-expiration"
@@ -48,7 +48,7 @@ package struct APNsHeaderIndex: Sendable, Equatable {
     private var repeatedNames: UInt8 = 0
 
     /// Indexes `headers` in one pass.
-    package init(_ headers: [HeaderField]) {
+    public init(_ headers: [HeaderField]) {
         var seen: UInt8 = 0
         for position in headers.indices {
             guard headers[position].name.utf8.first == UInt8(ascii: "a"),  // every indexed name starts with "a"
@@ -64,29 +64,29 @@ package struct APNsHeaderIndex: Sendable, Equatable {
     }
 
     /// The position in the indexed headers of the first `name` header; nil when there is none.
-    package func firstPosition(of name: Name) -> Int? {
+    public func firstPosition(of name: Name) -> Int? {
         let position = firstPositions[name.rawValue]
         return position < 0 ? nil : Int(position)
     }
 
     /// Whether the `name` header appears more than once.
-    package func isRepeated(_ name: Name) -> Bool {
+    public func isRepeated(_ name: Name) -> Bool {
         repeatedNames & name.bit != 0
     }
 
     /// Whether any of `PushRule.singleValueHeaders` (every name but `authorization`) appears more than once.
-    package var repeatsASingleValueHeader: Bool {
+    public var repeatsASingleValueHeader: Bool {
         repeatedNames & ~Name.authorization.bit != 0
     }
 
     /// The first value of `name` in `headers` (the headers this index was made from), as `HTTPRequest.value(_:)`.
-    package func value(_ name: Name, in headers: [HeaderField]) -> String? {
+    public func value(_ name: Name, in headers: [HeaderField]) -> String? {
         firstPosition(of: name).map { headers[$0].value }
     }
 
     /// Every value of `name` in `headers` (the headers this index was made from), in arrival order, as
     /// `HTTPRequest.values(_:)`.
-    package func values(_ name: Name, in headers: [HeaderField]) -> [String] {
+    public func values(_ name: Name, in headers: [HeaderField]) -> [String] {
         guard let first = firstPosition(of: name) else { return [] }
         guard isRepeated(name) else { return [headers[first].value] }
         let fieldName = name.fieldName

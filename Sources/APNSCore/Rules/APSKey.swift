@@ -4,9 +4,9 @@ import APNSJSON
 ///
 /// Source: A-GEN Table 1 (alert … attributes), A-LA (`input-push-token`, `input-push-channel`), A-WIDGET and
 /// F-791676 (`content-changed`).
-package enum APSKey {
+public enum APSKey {
     /// A value type as A-GEN's Table 1 names it.
-    package enum ValueType: Sendable {
+    public enum ValueType: Sendable {
         case string, number, dictionary, stringOrDictionary, boolOrNumber
 
         /// Whether `value` has this type. A JSON boolean counts as a number (Objective-C reads both as NSNumber).
@@ -33,7 +33,7 @@ package enum APSKey {
         }
     }
 
-    package static let known: [String: ValueType] = [
+    public static let known: [String: ValueType] = [
         "alert": .stringOrDictionary,
         "badge": .number,
         "sound": .stringOrDictionary,
@@ -60,7 +60,7 @@ package enum APSKey {
     /// `known[key]`, found without hashing the key: among the known keys of its length in UTF-8 bytes (one to five
     /// of them), compared as strings; a key that matches none (or, spelled with other bytes, is equal to one only
     /// under Unicode's rules) is looked up in `known`.
-    package static func valueType(ofKey key: String) -> ValueType? {
+    public static func valueType(ofKey key: String) -> ValueType? {
         let length = key.utf8.count
         if length < knownByLength.count {
             for entry in knownByLength[length] where entry.key == key { return entry.type }
@@ -79,7 +79,7 @@ package enum APSKey {
     /// The Apple key that `key` most likely misspells: the same letters ignoring case, `-` and `_`
     /// (`contentAvailable`), or one edit away (two for keys of 8 letters or more: `state-date`). nil for keys unlike
     /// any Apple key.
-    package static func likelyIntended(_ key: String) -> String? {
+    public static func likelyIntended(_ key: String) -> String? {
         let normalized = normalize(key)
         if let match = known.keys.sorted().first(where: { normalize($0) == normalized }) {
             return match

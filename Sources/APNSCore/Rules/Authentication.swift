@@ -1,18 +1,18 @@
 /// Who sent a push, as the authenticator established it from the provider token. Goes into the verdict and the
 /// delivery record.
-package struct AuthenticatedSender: Sendable, Hashable, Codable {
+public struct AuthenticatedSender: Sendable, Hashable, Codable {
     /// The JWT `iss` claim (Apple team ID).
-    package var teamID: String
+    public var teamID: String
     /// The JWT `kid` header (key ID).
-    package var keyID: String
+    public var keyID: String
     /// A stable, non-secret fingerprint of the token (e.g. a hash), so records can show token changes.
-    package var tokenFingerprint: String
+    public var tokenFingerprint: String
     /// The decoded JWT header, as JSON text.
-    package var headerJSON: String
+    public var headerJSON: String
     /// The decoded JWT claims, as JSON text.
-    package var claimsJSON: String
+    public var claimsJSON: String
 
-    package init(teamID: String, keyID: String, tokenFingerprint: String, headerJSON: String, claimsJSON: String) {
+    public init(teamID: String, keyID: String, tokenFingerprint: String, headerJSON: String, claimsJSON: String) {
         self.teamID = teamID
         self.keyID = keyID
         self.tokenFingerprint = tokenFingerprint
@@ -22,7 +22,7 @@ package struct AuthenticatedSender: Sendable, Hashable, Codable {
 }
 
 /// The authenticator's answer for one request.
-package enum AuthDecision: Sendable {
+public enum AuthDecision: Sendable {
     /// The provider token is good for this request; `warnings` are accepted-but-suspicious findings (e.g. a string
     /// `iat`).
     case accepted(AuthenticatedSender, warnings: [PushWarning])
@@ -35,15 +35,15 @@ package enum AuthDecision: Sendable {
 
 /// What the authenticator sees of a request. The validator has already checked path, method and header sanity
 /// (docs/rules.md check order), so `pushType` is a known value when present.
-package struct AuthRequest: Sendable {
+public struct AuthRequest: Sendable {
     // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
     // whole value once more (every field retained, then released).
     /// The first `authorization` value (the one a provider token is read from), nil when the header is absent.
-    package var firstAuthorization: Optional<String>
+    public var firstAuthorization: Optional<String>
     /// The values after the first, when the header is repeated: usually empty, so a request carries no array.
-    package var laterAuthorization: [String]
+    public var laterAuthorization: [String]
     /// Every value of the `authorization` header, in arrival order (the authenticator decides about repeats).
-    package var authorization: [String] {
+    public var authorization: [String] {
         get { firstAuthorization.map { [$0] + laterAuthorization } ?? [] }
         set {
             firstAuthorization = newValue.first
@@ -51,12 +51,12 @@ package struct AuthRequest: Sendable {
         }
     }
     /// `apns-topic` as sent; nil when absent (the validator answers `MissingTopic` after authentication).
-    package var topic: Optional<String>
-    package var pushType: Optional<PushType>
-    package var environment: APNsEnvironment
-    package var now: Timestamp
+    public var topic: Optional<String>
+    public var pushType: Optional<PushType>
+    public var environment: APNsEnvironment
+    public var now: Timestamp
 
-    package init(
+    public init(
         authorization: [String], topic: String?, pushType: PushType?, environment: APNsEnvironment, now: Timestamp
     ) {
         self.init(
@@ -65,7 +65,7 @@ package struct AuthRequest: Sendable {
     }
 
     /// A request whose `authorization` values are `firstAuthorization` and then `laterAuthorization`.
-    package init(
+    public init(
         firstAuthorization: String?, laterAuthorization: [String] = [], topic: String?, pushType: PushType?,
         environment: APNsEnvironment, now: Timestamp
     ) {
@@ -84,7 +84,7 @@ package struct AuthRequest: Sendable {
 ///
 /// Per-connection and stateful (the first key ID binds the connection, token-update rate rules). Called on one
 /// thread. A validator given no authenticator treats the push as certificate-authenticated.
-package protocol ConnectionAuthenticator: AnyObject {
+public protocol ConnectionAuthenticator: AnyObject {
     func authenticate(_ request: AuthRequest) -> AuthDecision
     /// True once a request on this connection carried a valid token (APNs then allows more streams).
     var hasAuthenticated: Bool { get }

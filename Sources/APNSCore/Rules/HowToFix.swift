@@ -5,10 +5,10 @@
 /// another app under `token.topic`); a rule whose rejections carry several reasons (`auth.provider-token`), a
 /// broadcast rule and a scripted answer fall back to the reason's text. The record's `explanation` names the values
 /// of this push; this text is the same for every push the rule decides.
-package enum HowToFix {
+public enum HowToFix {
     /// The text for an answer decided by `ruleID` with APNs' `reason` (either may be absent); nil when there is
     /// nothing to fix (a 200, or an answer no rule and no known reason explains).
-    package static func text(ruleID: String?, reason: String?) -> String? {
+    public static func text(ruleID: String?, reason: String?) -> String? {
         if let ruleID {
             if let text = byRule[ruleID] { return text }
             if ruleID.hasPrefix(strictPrefix) {
@@ -32,7 +32,7 @@ package enum HowToFix {
     /// The device-push rules that can reject (`PushRule.deviceOrder` but the `warn.*` rules, which never reject,
     /// and `auth.provider-token`, whose reasons say more than its id), the device-strict rule, each with its text.
     /// A test checks that every rejecting rule has one.
-    package static let byRule: [String: String] = [
+    public static let byRule: [String: String] = [
         "route.path": "POST to /3/device/<hex device token>, with nothing after the token.",
         "route.method": "Send device pushes with :method POST.",
         "route.device-token-present": "Put the device token at the end of the path: /3/device/<hex device token>.",
@@ -83,7 +83,7 @@ package enum HowToFix {
 
     /// APNs' reasons (A-RESP, A-BERR: what each means; the advice is ours), for the rules whose id does not say
     /// more and for answers no rule decided. A test checks that every `Reason` has one.
-    package static let byReason: [String: String] = [
+    public static let byReason: [String: String] = [
         "BadCollapseId": "Shorten apns-collapse-id to at most 64 bytes.",
         "BadDeviceToken":
             "Send the token exactly as the device reported it (hex, no spaces or brackets) to the environment it "

@@ -8,8 +8,8 @@
 ///
 /// The codes are strings because the Live Activity codes are declared above this module (`LiveActivityWarningCode`);
 /// a test checks that every one is in the warning catalogue.
-package enum MisbehavingWarnings {
-    package static let codes: Set<String> = [
+public enum MisbehavingWarnings {
+    public static let codes: Set<String> = [
         // The device-push rules (PushWarningCode, docs/rules.md).
         "background-priority-10",  // A-SEND: "Using priority 10 is an error"; devices drop it
         "background-without-content-available",  // the app is not woken (A-BG)
@@ -29,7 +29,7 @@ package enum MisbehavingWarnings {
     ]
 
     /// The codes of `warnings` that are in `codes`, in their order.
-    package static func codes(in warnings: [PushWarning]) -> [String] {
+    public static func codes(in warnings: [PushWarning]) -> [String] {
         warnings.map(\.code).filter { codes.contains($0) }
     }
 }

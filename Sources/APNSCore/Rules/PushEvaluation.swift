@@ -2,29 +2,29 @@ import APNSJSON
 
 /// The state one device push accumulates while the rules run: the request and its context, the facts parsed so far,
 /// the warnings, the authenticated sender and the parsed payload. Not shared between threads.
-package struct PushEvaluation {
-    package let request: HTTPRequest
-    package let configuration: RuleConfiguration
-    package let tokens: DeviceTokenRegistry
-    package let authenticator: (any ConnectionAuthenticator)?
+public struct PushEvaluation {
+    public let request: HTTPRequest
+    public let configuration: RuleConfiguration
+    public let tokens: DeviceTokenRegistry
+    public let authenticator: (any ConnectionAuthenticator)?
     /// The environment the push is judged in (override, else the listener's).
-    package let environment: APNsEnvironment
-    package let now: Timestamp
+    public let environment: APNsEnvironment
+    public let now: Timestamp
     /// Where the APNs headers sit in `request.headers` (one pass; read them with `header(_:)`).
-    package let headerIndex: APNsHeaderIndex
+    public let headerIndex: APNsHeaderIndex
 
-    package var facts: PushFacts
-    package var warnings: [PushWarning] = []
-    package var sender: AuthenticatedSender?
+    public var facts: PushFacts
+    public var warnings: [PushWarning] = []
+    public var sender: AuthenticatedSender?
     /// What authentication read of a token it refused.
-    package var presentedToken: PresentedToken?
+    public var presentedToken: PresentedToken?
     /// The registry entry for the device token, once `token.declared` has looked it up.
-    package var declaredToken: DeclaredDeviceToken?
+    public var declaredToken: DeclaredDeviceToken?
     /// The parsed body, once `payload.json-object` has run (nil when the body is not JSON).
-    package var payload: JSONValue?
+    public var payload: JSONValue?
     /// The topic the topic-shape rules (`PushRule.topicShape`) already passed: authentication runs them before its
     /// own topic check, and they then pass this topic in step 5 without checking it again.
-    package var wellFormedTopic: String?
+    public var wellFormedTopic: String?
     /// `PushType.implied(byTopic:)` and the topic it was worked out for: the topic rules read it up to three times
     /// per push (certificate authentication may fill the topic in, hence the topic kept beside it).
     private var impliedByTopic: (topic: String, pushType: PushType?)?
@@ -32,7 +32,7 @@ package struct PushEvaluation {
     /// token-format rule both read it (the token is set once, from `:path`).
     private var deviceTokenScan: (count: Int, stop: UInt8?)?
 
-    package init(
+    public init(
         request: HTTPRequest, configuration: RuleConfiguration, tokens: DeviceTokenRegistry,
         authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) {
@@ -52,7 +52,7 @@ package struct PushEvaluation {
     }
 
     /// `PushType.implied(byTopic: topic)`, worked out once per topic.
-    package mutating func pushTypeImplied(byTopic topic: String) -> PushType? {
+    public mutating func pushTypeImplied(byTopic topic: String) -> PushType? {
         if let known = impliedByTopic, known.topic == topic { return known.pushType }
         let implied = PushType.implied(byTopic: topic)
         impliedByTopic = (topic, implied)
@@ -60,7 +60,7 @@ package struct PushEvaluation {
     }
 
     /// `DeviceTokenFormat.leadingASCIIHexDigits(facts.deviceToken ?? "")`, counted once per push.
-    package mutating func deviceTokenHexScan() -> (count: Int, stop: UInt8?) {
+    public mutating func deviceTokenHexScan() -> (count: Int, stop: UInt8?) {
         if let deviceTokenScan { return deviceTokenScan }
         let scan = DeviceTokenFormat.leadingASCIIHexDigits(facts.deviceToken ?? "")
         deviceTokenScan = scan
@@ -68,29 +68,29 @@ package struct PushEvaluation {
     }
 
     /// The first value of an APNs header, as `request.value(name.fieldName)`.
-    package func header(_ name: APNsHeaderIndex.Name) -> String? {
+    public func header(_ name: APNsHeaderIndex.Name) -> String? {
         headerIndex.value(name, in: request.headers)
     }
 
     /// Every value of an APNs header in arrival order, as `request.values(name.fieldName)`.
-    package func headerValues(_ name: APNsHeaderIndex.Name) -> [String] {
+    public func headerValues(_ name: APNsHeaderIndex.Name) -> [String] {
         headerIndex.values(name, in: request.headers)
     }
 
     /// The push type that decides topic and size rules: the header's, else the one the topic's suffix implies,
     /// else `alert` (APNs' behaviour without the header is undocumented; docs/rules.md).
-    package var effectivePushType: PushType {
+    public var effectivePushType: PushType {
         facts.pushType ?? facts.topic.flatMap(PushType.implied(byTopic:)) ?? .alert
     }
 
     /// The payload's `aps` dictionary, when the body is an object whose `aps` is an object (look members up with
     /// `aps[key]`: the first of duplicate keys wins, as on the device).
-    package var aps: JSONValue? {
+    public var aps: JSONValue? {
         guard let aps = payload?["aps"], aps.isObject else { return nil }
         return aps
     }
 
-    package mutating func warn(_ code: PushWarningCode, _ message: String) {
+    public mutating func warn(_ code: PushWarningCode, _ message: String) {
         warnings.append(code.warning(message))
     }
 

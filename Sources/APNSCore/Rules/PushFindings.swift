@@ -6,7 +6,7 @@ import APNSJSON
 /// A value, kept in one shared box (copy on write): a `Verdict` holding the fields inline was ~350 bytes, and
 /// every look at its case (a switch, `status`, `findings`) copied all of them and retained each string and array;
 /// now such a copy is one reference. Changing a field of a shared box copies the box first.
-package struct PushFindings: Sendable, Hashable {
+public struct PushFindings: Sendable, Hashable {
     /// The fields, as they are kept in the box.
     @usableFromInline
     struct Fields: Sendable, Hashable {
@@ -41,55 +41,55 @@ package struct PushFindings: Sendable, Hashable {
     }
 
     /// Request facts as sent (nil fields when absent or not parseable).
-    @inlinable package var facts: PushFacts {
+    @inlinable public var facts: PushFacts {
         get { storage.fields.facts }
         _modify { makeUnique(); yield &storage.fields.facts }
     }
 
     /// Accepted-but-probably-wrong findings, in rule order (also on rejections, from the rules that ran).
-    @inlinable package var warnings: [PushWarning] {
+    @inlinable public var warnings: [PushWarning] {
         get { storage.fields.warnings }
         _modify { makeUnique(); yield &storage.fields.warnings }
     }
 
     /// What to change, in plain words; nil on a clean 200.
-    @inlinable package var explanation: String? {
+    @inlinable public var explanation: String? {
         get { storage.fields.explanation }
         _modify { makeUnique(); yield &storage.fields.explanation }
     }
 
     /// The id of the rule that decided (`PushRule.id`, `strict.<code>`, `scripted`, `fault.<effect>`); nil on 200.
-    @inlinable package var ruleID: String? {
+    @inlinable public var ruleID: String? {
         get { storage.fields.ruleID }
         _modify { makeUnique(); yield &storage.fields.ruleID }
     }
 
     /// The token-authenticated sender; nil without token authentication or when rejected before it.
-    @inlinable package var sender: AuthenticatedSender? {
+    @inlinable public var sender: AuthenticatedSender? {
         get { storage.fields.sender }
         _modify { makeUnique(); yield &storage.fields.sender }
     }
 
     /// What authentication read of the provider token it refused (nil when it accepted one, or never ran).
-    @inlinable package var presentedToken: PresentedToken? {
+    @inlinable public var presentedToken: PresentedToken? {
         get { storage.fields.presentedToken }
         _modify { makeUnique(); yield &storage.fields.presentedToken }
     }
 
     /// The environment the push was judged in.
-    @inlinable package var environment: APNsEnvironment {
+    @inlinable public var environment: APNsEnvironment {
         get { storage.fields.environment }
         _modify { makeUnique(); yield &storage.fields.environment }
     }
 
     /// The body as the rules parsed it (nil when it is not JSON or the rules stopped before parsing), so later
     /// steps such as the Live Activity device reuse it instead of parsing the body again.
-    @inlinable package var payload: JSONValue? {
+    @inlinable public var payload: JSONValue? {
         get { storage.fields.payload }
         _modify { makeUnique(); yield &storage.fields.payload }
     }
 
-    package init(
+    public init(
         facts: PushFacts = PushFacts(), warnings: [PushWarning] = [], explanation: String? = nil,
         ruleID: String? = nil, sender: AuthenticatedSender? = nil, presentedToken: PresentedToken? = nil,
         environment: APNsEnvironment = .development, payload: JSONValue? = nil
@@ -101,11 +101,11 @@ package struct PushFindings: Sendable, Hashable {
     }
 
     /// Equal fields (the box itself is not compared).
-    package static func == (lhs: PushFindings, rhs: PushFindings) -> Bool {
+    public static func == (lhs: PushFindings, rhs: PushFindings) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
-    package func hash(into hasher: inout Hasher) {
+    public func hash(into hasher: inout Hasher) {
         hasher.combine(storage.fields)
     }
 }

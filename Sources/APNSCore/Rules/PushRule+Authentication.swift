@@ -12,7 +12,7 @@ extension PushRule {
     ///
     /// A connection that presented a client certificate is judged by `authenticateCertificate` instead
     /// (PushRule+Certificate.swift).
-    package static let authenticationProviderToken = PushRule(id: "auth.provider-token") { evaluation in
+    public static let authenticationProviderToken = PushRule(id: "auth.provider-token") { evaluation in
         if let certificate = usesCertificate(evaluation) { return authenticateCertificate(certificate, &evaluation) }
         guard let authenticator = evaluation.authenticator else {
             let pushType = evaluation.effectivePushType

@@ -3,7 +3,7 @@ extension PushRule {
     ///
     /// Source: A-SEND (":path … hexadecimal bytes", "Don't make assumptions about device token size"), A-RESP
     /// (`BadDeviceToken`), A-REG (64, 108 and 160 hex digits observed; never assume 64).
-    package static let tokenFormat = PushRule(id: "token.format") { evaluation in
+    public static let tokenFormat = PushRule(id: "token.format") { evaluation in
         let token = evaluation.facts.deviceToken ?? ""
         let maximum = evaluation.configuration.maximumDeviceTokenHexLength
         let scan = evaluation.deviceTokenHexScan()
@@ -16,7 +16,7 @@ extension PushRule {
     /// With declared tokens, an undeclared token is `400 BadDeviceToken` (a token APNs never issued, A-RESP) unless
     /// `RuleConfiguration.undeclaredTokens` accepts it with the warning `undeclared-device-token`. An empty registry
     /// accepts every well-formed token.
-    package static let tokenDeclared = PushRule(id: "token.declared") { evaluation in
+    public static let tokenDeclared = PushRule(id: "token.declared") { evaluation in
         let token = evaluation.facts.deviceToken ?? ""
         switch evaluation.tokens.lookup(token) {
         case .registryEmpty:
@@ -45,7 +45,7 @@ extension PushRule {
     /// A declared token from the other environment is `400 BadDeviceToken`.
     ///
     /// Source: A-RESP ("verify … that it matches the environment"), DTS in F-807380; A-REG.
-    package static let tokenEnvironment = PushRule(id: "token.environment") { evaluation in
+    public static let tokenEnvironment = PushRule(id: "token.environment") { evaluation in
         guard let declared = evaluation.declaredToken, declared.environment != evaluation.environment else {
             return nil
         }
@@ -60,7 +60,7 @@ extension PushRule {
     ///
     /// Source: A-RESP (`DeviceTokenNotForTopic`), DTS in F-807380 ("different bundle/topic, or wrong target: app vs.
     /// Live Activity vs. VoIP"), F-712499; A-REG.
-    package static let tokenTopic = PushRule(id: "token.topic") { evaluation in
+    public static let tokenTopic = PushRule(id: "token.topic") { evaluation in
         guard let declared = evaluation.declaredToken, let topic = evaluation.facts.topic else { return nil }
         let expected = declared.topicSuffixes.map { declared.bundleID + $0 }.sorted()
         guard !expected.contains(topic) else { return nil }
@@ -74,7 +74,7 @@ extension PushRule {
     ///
     /// Source: A-RESP (410 reasons; `timestamp` "only when the error in the :status field is 410"), DTS in F-745902
     /// and F-806522, APNSwift PR #231 (`ExpiredToken` for Live Activity tokens); A-RESP, A-REG.
-    package static let tokenActive = PushRule(id: "token.active") { evaluation in
+    public static let tokenActive = PushRule(id: "token.active") { evaluation in
         guard let declared = evaluation.declaredToken else { return nil }
         switch declared.state {
         case .active:

@@ -1,14 +1,14 @@
 extension PushRule {
     /// The APNs request headers that may appear at most once: the header index's names but `authorization`, which
     /// is left to the authenticator, which receives every value (`AuthRequest.authorization`).
-    package static let singleValueHeaders = APNsHeaderIndex.Name.allCases
+    public static let singleValueHeaders = APNsHeaderIndex.Name.allCases
         .filter { $0 != .authorization }.map(\.fieldName)
 
     /// A repeated APNs header is `400 DuplicateHeaders`.
     ///
     /// Source: A-RESP ("One or more headers are repeated"), A-SEND. Which headers count is unknown;
     /// choice: the `apns-*` headers of A-SEND's header table (clients' `content-type`, `user-agent` … are ignored).
-    package static let headersNotRepeated = PushRule(id: "headers.not-repeated") { evaluation in
+    public static let headersNotRepeated = PushRule(id: "headers.not-repeated") { evaluation in
         // The evaluation's header index already knows (one pass per push); the message is built only on a repeat.
         guard evaluation.headerIndex.repeatsASingleValueHeader else { return nil }
         for name in PushRule.singleValueHeaders {
@@ -24,7 +24,7 @@ extension PushRule {
     ///
     /// Source: A-SEND ("a canonical UUID … 8-4-4-4-12"), A-RESP (`BadMessageId`); A-SEND. Choice: either letter case
     /// (Apple writes lower case; APNs itself generates upper case, A-RESP).
-    package static let headersMessageID = PushRule(id: "headers.apns-id") { evaluation in
+    public static let headersMessageID = PushRule(id: "headers.apns-id") { evaluation in
         guard let value = evaluation.facts.apnsID else { return nil }
         guard ApnsID.isCanonicalUUID(value) else {
             return RuleRejection(
@@ -39,7 +39,7 @@ extension PushRule {
     ///
     /// Source: A-SEND ("UNIX epoch expressed in seconds"), A-RESP (`BadExpirationDate`); A-SEND. Choice: decimal
     /// digits only (no sign, no fraction, no spaces), fitting in 64 bits.
-    package static let headersExpiration = PushRule(id: "headers.apns-expiration") { evaluation in
+    public static let headersExpiration = PushRule(id: "headers.apns-expiration") { evaluation in
         guard let value = evaluation.header(.apnsExpiration) else { return nil }
         guard !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int64(value) else {
             return RuleRejection(
@@ -54,7 +54,7 @@ extension PushRule {
     /// `apns-priority`, when present, must be `10`, `5` or `1`, else `400 BadPriority`.
     ///
     /// Source: A-SEND (priorities 10, 5, 1), A-RESP (`BadPriority`); A-SEND.
-    package static let headersPriority = PushRule(id: "headers.apns-priority") { evaluation in
+    public static let headersPriority = PushRule(id: "headers.apns-priority") { evaluation in
         guard let value = evaluation.header(.apnsPriority) else { return nil }
         let priority: Int? = switch value {  // no array of the three per push
         case "1": 1
@@ -73,7 +73,7 @@ extension PushRule {
     ///
     /// Source: A-SEND (push-type list), A-RESP (`InvalidPushType`); A-SEND. Choice: exact lower-case spelling, as
     /// Apple documents and every client sends for device pushes.
-    package static let headersPushType = PushRule(id: "headers.apns-push-type") { evaluation in
+    public static let headersPushType = PushRule(id: "headers.apns-push-type") { evaluation in
         guard let value = evaluation.header(.apnsPushType) else { return nil }
         guard let pushType = PushType(rawValue: value) else {
             let known = PushType.allCases.map(\.rawValue).joined(separator: ", ")
@@ -87,7 +87,7 @@ extension PushRule {
     /// `apns-collapse-id` must not exceed 64 bytes (UTF-8), else `400 BadCollapseId`.
     ///
     /// Source: A-SEND ("must not exceed 64 bytes"), A-RESP (`BadCollapseId`); A-SEND.
-    package static let headersCollapseID = PushRule(id: "headers.apns-collapse-id") { evaluation in
+    public static let headersCollapseID = PushRule(id: "headers.apns-collapse-id") { evaluation in
         guard let value = evaluation.facts.collapseID else { return nil }
         let bytes = value.utf8.count
         guard bytes <= 64 else {

@@ -2,7 +2,7 @@ extension PushRule {
     /// The device-push rules in the order they run; the first rejection decides. APNs' own order is unknown; this
     /// follows docs/rules.md check order (a reasoned proposal): route, header sanity, authentication, topic, device token,
     /// payload, then warnings. docs/rules.md explains each step.
-    package static let deviceOrder: [PushRule] = [
+    public static let deviceOrder: [PushRule] = [
         // docs/rules.md check order: route.
         routePath, routeMethod, routeDeviceTokenPresent,
         // docs/rules.md check order: header sanity.

@@ -4,7 +4,7 @@ extension PushRule {
     /// An empty body is `400 PayloadEmpty`.
     ///
     /// Source: A-RESP ("The message payload is empty"); A-GEN.
-    package static let payloadNotEmpty = PushRule(id: "payload.not-empty") { evaluation in
+    public static let payloadNotEmpty = PushRule(id: "payload.not-empty") { evaluation in
         guard evaluation.request.bodyLength > 0 else {
             return RuleRejection(.payloadEmpty, "send a JSON object body, for example {\"aps\":{\"alert\":\"Hello\"}}")
         }
@@ -15,7 +15,7 @@ extension PushRule {
     ///
     /// Source: A-SEND, A-GEN (limits), A-RESP (`PayloadTooLarge`, 413); A-GEN. The limit follows the header's push
     /// type, else the one the topic suffix implies.
-    package static let payloadSize = PushRule(id: "payload.size") { evaluation in
+    public static let payloadSize = PushRule(id: "payload.size") { evaluation in
         let pushType = evaluation.effectivePushType
         let bytes = evaluation.request.bodyLength
         guard bytes <= pushType.payloadLimit else {
@@ -29,7 +29,7 @@ extension PushRule {
     /// The body must be a JSON object. APNs' answer otherwise is unknown (A-GEN, docs/rules.md choices); the mock's default is
     /// `400 BadRequestPayload`, the reason APNs' broadcast API gives for unparseable JSON (A-BERR);
     /// `RuleConfiguration.nonJSONBody` can accept it with the warning `body-not-json-object` instead.
-    package static let payloadJSONObject = PushRule(id: "payload.json-object") { evaluation in
+    public static let payloadJSONObject = PushRule(id: "payload.json-object") { evaluation in
         let parsed = JSONValue.parse(evaluation.request.body)
         evaluation.payload = parsed
         if parsed?.isObject == true { return nil }

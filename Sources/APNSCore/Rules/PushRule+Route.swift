@@ -5,7 +5,7 @@ extension PushRule {
     /// Source: A-RESP (`BadPath`: "The request contained an invalid :path value"), A-SEND. Which
     /// wrong paths give 404 rather than 405 is unknown; like APNSwift's test server, a wrong path wins over a wrong
     /// method. A token followed by more path segments (`/3/device/abc/x`) is a wrong path (choice).
-    package static let routePath = PushRule(id: "route.path") { evaluation in
+    public static let routePath = PushRule(id: "route.path") { evaluation in
         let path = evaluation.request.path
         if path == "/3/device" { return nil }
         // A token of hex digits only (the usual one, counted once for `token.format` too) has no '/'.
@@ -21,7 +21,7 @@ extension PushRule {
     /// `:method` must be `POST`, else `405 MethodNotAllowed`.
     ///
     /// Source: A-RESP ("The specified :method value isn't POST"), A-SEND.
-    package static let routeMethod = PushRule(id: "route.method") { evaluation in
+    public static let routeMethod = PushRule(id: "route.method") { evaluation in
         let method = evaluation.request.method
         guard method == "POST" else {
             return RuleRejection(.methodNotAllowed, "device pushes must use :method POST; got \(method)")
@@ -33,7 +33,7 @@ extension PushRule {
     ///
     /// Source: A-RESP ("The device token isn't specified in the request :path"); APNSwift's test server answers the
     /// same for `/3/device`; A-SEND.
-    package static let routeDeviceTokenPresent = PushRule(id: "route.device-token-present") { evaluation in
+    public static let routeDeviceTokenPresent = PushRule(id: "route.device-token-present") { evaluation in
         guard let token = evaluation.facts.deviceToken, !token.isEmpty else {
             return RuleRejection(
                 .missingDeviceToken, "the path must end with the device token: /3/device/<hex device token>")

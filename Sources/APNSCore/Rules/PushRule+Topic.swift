@@ -4,7 +4,7 @@ extension PushRule {
     /// Source: A-SEND ("Required"), A-RESP (`MissingTopic`); A-SEND. APNs defaults the topic for single-topic
     /// certificates: on a certificate connection the authentication step has already filled it in
     /// (`CertificateAuthenticator`); with token auth the topic is always required (as pushy's mock does).
-    package static let topicPresent = PushRule(topicShape: "topic.present") { evaluation in
+    public static let topicPresent = PushRule(topicShape: "topic.present") { evaluation in
         // Byte-wise: a Character is " " or "\t" exactly when it is that one byte (neither has an equivalent).
         guard let topic = evaluation.facts.topic, !topic.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else {
             return RuleRejection(
@@ -16,7 +16,7 @@ extension PushRule {
     /// A topic that is only a push-type suffix (`.push-type.liveactivity`) has no bundle ID: `400 MissingTopic`.
     ///
     /// Source: mobile-surfaces MS035 (an empty bundle ID gives a topic of just the suffix and `MissingTopic`).
-    package static let topicHasBundleID = PushRule(topicShape: "topic.has-bundle-id") { evaluation in
+    public static let topicHasBundleID = PushRule(topicShape: "topic.has-bundle-id") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
         var bytes = topic
         let (length, ascii) = bytes.withUTF8 { ($0.count, $0.allSatisfy { $0 < 0x80 }) }
@@ -44,7 +44,7 @@ extension PushRule {
     ///
     /// Source: mobile-surfaces MS018 (doubled Live Activity suffix gives `TopicDisallowed`), alexalok/dotAPNS#90
     /// (`.voip.voip`).
-    package static let topicSuffixNotDoubled = PushRule(topicShape: "topic.suffix-not-doubled") { evaluation in
+    public static let topicSuffixNotDoubled = PushRule(topicShape: "topic.suffix-not-doubled") { evaluation in
         guard let topic = evaluation.facts.topic, let implied = evaluation.pushTypeImplied(byTopic: topic) else {
             return nil
         }
@@ -67,7 +67,7 @@ extension PushRule {
     /// Source: A-RESP (`BadTopic`: "The apns-topic value is invalid"); bundle-ID characters per Apple's
     /// `CFBundleIdentifier` ("alphanumeric characters (A–Z, a–z, and 0–9), hyphens (-), and periods (.)"). Which
     /// topics APNs calls invalid is unknown; this is the mock's choice (docs/rules.md).
-    package static let topicSyntax = PushRule(topicShape: "topic.syntax") { evaluation in
+    public static let topicSyntax = PushRule(topicShape: "topic.syntax") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
         guard isBundleIDShaped(topic) else {
             return RuleRejection(
@@ -129,7 +129,7 @@ extension PushRule {
     ///
     /// Also warns (no rejection, APNs' answer unknown): `topic-suffix-push-type-mismatch` when a bare-topic push type
     /// (`alert`, `background`, `mdm`) goes to a suffixed topic, `push-type-missing` when `apns-push-type` is absent.
-    package static let topicMatchesPushType = PushRule(id: "topic.push-type-suffix") { evaluation in
+    public static let topicMatchesPushType = PushRule(id: "topic.push-type-suffix") { evaluation in
         guard let topic = evaluation.facts.topic else { return nil }
         let implied = evaluation.pushTypeImplied(byTopic: topic)
         guard let pushType = evaluation.facts.pushType else {

@@ -9,7 +9,7 @@ extension PushRule {
     ///
     /// Source: A-SEND ("Always use priority 5. Using priority 10 is an error."), A-BG. Whether APNs rejects it is
     /// unknown; devices drop such pushes (threema-ch/push-relay#32, node-apn#241); A-SEND.
-    package static let warnBackgroundPriority = PushRule(id: "warn.background-priority") { evaluation in
+    public static let warnBackgroundPriority = PushRule(id: "warn.background-priority") { evaluation in
         guard evaluation.facts.pushType == .background, (evaluation.facts.priority ?? 10) == 10 else { return nil }
         let sent = evaluation.facts.priority == nil ? "no apns-priority (which means 10)" : "apns-priority 10"
         evaluation.warn(
@@ -23,7 +23,7 @@ extension PushRule {
     ///
     /// Source: A-BG ("the notification's aps dictionary … contains only the content-available key"), A-GEN
     /// (`content-available`: "specify the value 1 and don't include the alert, badge, or sound keys").
-    package static let warnBackgroundPayload = PushRule(id: "warn.background-payload") { evaluation in
+    public static let warnBackgroundPayload = PushRule(id: "warn.background-payload") { evaluation in
         guard evaluation.facts.pushType == .background, let aps = evaluation.aps else { return nil }
         let flag = aps["content-available"]
         if flag?.doubleValue != 1, flag != .bool(true) {
@@ -45,7 +45,7 @@ extension PushRule {
     /// Warns when `apns-expiration` looks like milliseconds, or is non-zero and already past.
     ///
     /// Source: A-SEND (`apns-expiration`: "UNIX epoch expressed in seconds"; 0 means "attempt once").
-    package static let warnExpiration = PushRule(id: "warn.expiration") { evaluation in
+    public static let warnExpiration = PushRule(id: "warn.expiration") { evaluation in
         guard let expiration = evaluation.facts.expiration, expiration != 0 else { return nil }
         let nowSeconds = evaluation.now.secondsSinceEpoch
         if Double(expiration) > millisecondsThreshold {
@@ -65,7 +65,7 @@ extension PushRule {
     /// Warns `liveactivity-priority-1` for a Live Activity push with priority 1.
     ///
     /// Source: A-LA (Live Activity pushes use priority 5 or 10), A-SEND.
-    package static let warnLiveActivityPriority = PushRule(id: "warn.liveactivity-priority") { evaluation in
+    public static let warnLiveActivityPriority = PushRule(id: "warn.liveactivity-priority") { evaluation in
         guard evaluation.facts.pushType == .liveactivity, evaluation.facts.priority == 1 else { return nil }
         evaluation.warn(
             .liveActivityPriority1, "Live Activity pushes use apns-priority 5 or 10 (10 counts against the budget)")
@@ -77,7 +77,7 @@ extension PushRule {
     ///
     /// Source: A-GEN ("include an aps key whose value is a dictionary"); Wallet sends "an empty JSON dictionary"
     /// (parse-community/node-apn#219).
-    package static let warnAPSPresent = PushRule(id: "warn.aps-present") { evaluation in
+    public static let warnAPSPresent = PushRule(id: "warn.aps-present") { evaluation in
         guard let payload = evaluation.payload, let members = payload.members, !members.isEmpty,
               evaluation.facts.pushType != .mdm else {
             return nil
@@ -101,7 +101,7 @@ extension PushRule {
     ///
     /// Source: A-GEN ("Don't add your own custom keys to the aps dictionary; APNs ignores custom keys", Table 1
     /// value types); kalyke's `state-date` (A-JSONDEC).
-    package static let warnAPSKeys = PushRule(id: "warn.aps-keys") { evaluation in
+    public static let warnAPSKeys = PushRule(id: "warn.aps-keys") { evaluation in
         guard let aps = evaluation.aps else { return nil }
         // Usually every key is Apple's with a value of its type: one pass over the members says so without sorting
         // or looking each key up again; otherwise the warnings are built in key order below.
@@ -133,7 +133,7 @@ extension PushRule {
     ///
     /// Source: A-GEN Table 1 and A-LA (these are UNIX seconds); hapns sends `Date.now` milliseconds (A-JSONDEC);
     /// capacitor-live-activity#7 (`dismissal-date` in ms); nalu PR #222 (a past stale date).
-    package static let warnAPSDates = PushRule(id: "warn.aps-dates") { evaluation in
+    public static let warnAPSDates = PushRule(id: "warn.aps-dates") { evaluation in
         guard let members = evaluation.aps?.members else { return nil }
         let dates = APSDates(members)
         guard dates.timestamp != nil || dates.staleDate != nil || dates.dismissalDate != nil else { return nil }

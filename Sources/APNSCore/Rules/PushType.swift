@@ -1,7 +1,7 @@
 /// The values of the `apns-push-type` request header for device pushes, spelled as APNs expects them (lower case).
 ///
 /// Source: A-SEND (header table and push-type list), A-SEND.
-package enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
+public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
     case alert
     case background
     case location
@@ -16,7 +16,7 @@ package enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
 
     /// The push type spelled exactly `rawValue`, else nil (as the synthesized initializer, which compared the value
     /// with each case's spelling in turn): the length and first byte pick the one candidate compared.
-    package init?(rawValue: String) {
+    public init?(rawValue: String) {
         let utf8 = rawValue.utf8
         let candidate: PushType
         switch utf8.count {
@@ -43,7 +43,7 @@ package enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
     /// Source: A-SEND (push-type table), A-SEND. Apple's page writes `h.complication` for
     /// complications, a typo; client libraries use `.complication` (APNSwift `APNSPushType.swift`). `mdm` takes
     /// the topic from the MDM certificate's UID, which has no fixed suffix.
-    package var topicSuffix: String {
+    public var topicSuffix: String {
         switch self {
         case .alert, .background, .mdm: return ""
         case .location: return ".location-query"
@@ -61,7 +61,7 @@ package enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
     ///
     /// Source: A-SEND, A-GEN ("For VoIP notifications, the maximum payload size is 5 KB (5120 bytes). For all other
     /// remote notifications, the maximum payload size is 4 KB (4096 bytes)"), A-GEN.
-    package var payloadLimit: Int {
+    public var payloadLimit: Int {
         self == .voip ? 5120 : 4096
     }
 
@@ -69,12 +69,12 @@ package enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
     ///
     /// Source: A-SEND (`location`: "token-based authentication only"), A-LA and WWDC23 10185 ("Token-based connection
     /// only"), DTS in F-712499 ("Certificate-based authentication is not supported for these APNs pushes").
-    package var requiresTokenAuthentication: Bool {
+    public var requiresTokenAuthentication: Bool {
         self == .liveactivity || self == .location
     }
 
     /// The push type whose topic suffix `topic` ends with, if any (the longest suffix wins). Byte-wise on UTF-8.
-    package static func implied(byTopic topic: String) -> PushType? {
+    public static func implied(byTopic topic: String) -> PushType? {
         var topic = topic
         return topic.withUTF8 { implied(byTopicBytes: $0) }
     }

@@ -4,17 +4,17 @@
 ///
 /// Runs `rules` in order until one rejects; then applies strict mode, which may turn a warning into the mock's own
 /// rejection (`Verdict.isStrictMockAnswer`). Sources and order: docs/rules.md.
-package struct PushValidator: Sendable {
-    package let configuration: RuleConfiguration
-    package let tokens: DeviceTokenRegistry
-    package let rules: [PushRule]
+public struct PushValidator: Sendable {
+    public let configuration: RuleConfiguration
+    public let tokens: DeviceTokenRegistry
+    public let rules: [PushRule]
 
-    package init(configuration: RuleConfiguration, tokens: DeviceTokenRegistry) {
+    public init(configuration: RuleConfiguration, tokens: DeviceTokenRegistry) {
         self.init(configuration: configuration, tokens: tokens, rules: PushRule.deviceOrder)
     }
 
     /// A validator with another rule list, e.g. `PushRule.deviceOrder` plus Live Activity payload rules.
-    package init(configuration: RuleConfiguration, tokens: DeviceTokenRegistry, rules: [PushRule]) {
+    public init(configuration: RuleConfiguration, tokens: DeviceTokenRegistry, rules: [PushRule]) {
         self.configuration = configuration
         self.tokens = tokens
         self.rules = rules
@@ -22,14 +22,14 @@ package struct PushValidator: Sendable {
 
     /// The rules' answer with strict mode applied to the rules' own warnings (the push pipeline applies strict
     /// mode itself, after the Live Activity device has added its warnings).
-    package func evaluate(
+    public func evaluate(
         _ request: HTTPRequest, authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) -> Verdict {
         applyingStrictMode(to: evaluateRules(request, authenticator: authenticator, now: now))
     }
 
     /// The rules' answer alone: the first rejection, else 200 with every warning. Strict mode is not applied.
-    package func evaluateRules(
+    public func evaluateRules(
         _ request: HTTPRequest, authenticator: (any ConnectionAuthenticator)?, now: Timestamp
     ) -> Verdict {
         var evaluation = PushEvaluation(
@@ -48,7 +48,7 @@ package struct PushValidator: Sendable {
 
     /// An accepted verdict turned into the mock's strict rejection when one of its warnings is strict; any other
     /// verdict unchanged.
-    package func applyingStrictMode(to verdict: Verdict) -> Verdict {
+    public func applyingStrictMode(to verdict: Verdict) -> Verdict {
         // No strict code configured (the default): nothing to look up, and the warnings are not read.
         guard !configuration.strict.isEmpty, verdict.isAccepted, let strict = strictRejection(for: verdict.warnings)
         else { return verdict }
@@ -64,13 +64,13 @@ package struct PushValidator: Sendable {
 
     /// `applyingStrictMode(to:)` in place: with no strict code configured (the default) the verdict is not even
     /// copied.
-    package func applyStrictMode(to verdict: inout Verdict) {
+    public func applyStrictMode(to verdict: inout Verdict) {
         guard !configuration.strict.isEmpty else { return }
         verdict = applyingStrictMode(to: verdict)
     }
 
     /// The first warning, in order, that the configuration makes strict.
-    package func strictRejection(for warnings: [PushWarning]) -> (warning: PushWarning, rejection: StrictRejection)? {
+    public func strictRejection(for warnings: [PushWarning]) -> (warning: PushWarning, rejection: StrictRejection)? {
         for warning in warnings {
             if let rejection = configuration.strictRejection(for: warning.code) {
                 return (warning, rejection)

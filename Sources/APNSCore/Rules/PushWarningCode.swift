@@ -1,6 +1,6 @@
 /// The stable codes of the warnings the device-push rules emit: APNs accepts the push (200) but it is probably a
 /// mistake. Strict mode (`RuleConfiguration.strict`) refers to these codes. See docs/rules.md for each one's source.
-package enum PushWarningCode: String, Sendable, Codable, CaseIterable, Hashable {
+public enum PushWarningCode: String, Sendable, Codable, CaseIterable, Hashable {
     /// `background` push sent with priority 10 or no priority (which defaults to 10). A-SEND: "Always use priority
     /// 5. Using priority 10 is an error." Whether APNs rejects it is unknown (A-SEND); devices drop it.
     case backgroundPriority10 = "background-priority-10"
@@ -47,7 +47,7 @@ package enum PushWarningCode: String, Sendable, Codable, CaseIterable, Hashable 
     case tokenOnCertificateConnection = "token-on-certificate-connection"
 
     /// A warning with this code and `message`.
-    package func warning(_ message: String) -> PushWarning {
+    public func warning(_ message: String) -> PushWarning {
         PushWarning(code: rawValue, message: message)
     }
 }

@@ -10,7 +10,7 @@ extension Verdict {
     /// - Parameters:
     ///   - apnsID: usually `ApnsID.resolve(requestValue: verdict.apnsID)`.
     ///   - uniqueID: `ApnsID.newUniqueID()` in the development environment, else nil.
-    package func response(apnsID: String, uniqueID: String?) -> HTTPResponse {
+    public func response(apnsID: String, uniqueID: String?) -> HTTPResponse {
         // Each header array is built at its final size (one allocation); APNs' own rejections without a timestamp
         // share their reason's body bytes (`Reason.errorBodyBytes`).
         let status = status

@@ -8,14 +8,14 @@ import APNSJSON
 /// - `mockAnswer`: the mock's own answer in place of APNs': strict mode, device-strict mode or a scripted answer
 ///   (fault injection), labelled as such in the record;
 /// - `unanswered`: no HTTP answer at all (a fault withheld it); recorded with status null.
-package enum Verdict: Sendable, Hashable {
+public enum Verdict: Sendable, Hashable {
     case accepted(PushFindings)
     case rejected(APNsRejection, PushFindings)
     case mockAnswer(MockAnswer, PushFindings)
     case unanswered(PushFindings)
 
     /// The request facts, warnings, sender and explanation, whatever the answer.
-    package var findings: PushFindings {
+    public var findings: PushFindings {
         // Read in place: every accessor below goes through here, and a getter would copy the whole findings (its
         // strings, arrays and payload) to hand out one field.
         _read {
@@ -38,7 +38,7 @@ package enum Verdict: Sendable, Hashable {
     /// `body` applied to the findings, with one look at the case: each look at a verdict's case (every accessor
     /// below) first copies the whole verdict, so a caller that reads several fields reads them here at once.
     @inlinable
-    package func readFindings<Result>(_ body: (PushFindings) -> Result) -> Result {
+    public func readFindings<Result>(_ body: (PushFindings) -> Result) -> Result {
         body(findings)
     }
 
@@ -63,7 +63,7 @@ package enum Verdict: Sendable, Hashable {
     }
 
     /// HTTP status: 200, the status of the rejection's reason, the mock answer's status, or 0 when unanswered.
-    package var status: Int {
+    public var status: Int {
         switch self {
         case .accepted: 200
         case .rejected(let rejection, _): rejection.reason.status
@@ -73,7 +73,7 @@ package enum Verdict: Sendable, Hashable {
     }
 
     /// APNs' reason: the rejection's, or a mock answer's when its `reason` string is one of APNs'; else nil.
-    package var reason: Reason? {
+    public var reason: Reason? {
         switch self {
         case .accepted, .unanswered: nil
         case .rejected(let rejection, _): rejection.reason
@@ -82,7 +82,7 @@ package enum Verdict: Sendable, Hashable {
     }
 
     /// The `reason` string in the response body; nil when there is no error body.
-    package var wireReason: String? {
+    public var wireReason: String? {
         switch self {
         case .accepted, .unanswered: nil
         case .rejected(let rejection, _): rejection.reason.rawValue
@@ -91,7 +91,7 @@ package enum Verdict: Sendable, Hashable {
     }
 
     /// Integer milliseconds since the epoch; only on 410 (A-RESP).
-    package var timestamp: Int64? {
+    public var timestamp: Int64? {
         switch self {
         case .accepted, .unanswered: nil
         case .rejected(let rejection, _): rejection.timestamp
@@ -99,15 +99,15 @@ package enum Verdict: Sendable, Hashable {
         }
     }
 
-    package var isAccepted: Bool { status == 200 }
+    public var isAccepted: Bool { status == 200 }
 
     /// The answer in a few words, for explanations: `200`, or the status and the `reason` string.
-    package var answerSummary: String {
+    public var answerSummary: String {
         status == 200 ? "200" : "\(status) \(wireReason ?? "")"
     }
 
     /// True when the answer is the mock's strict mode (rules' warnings or the simulated device), not APNs'.
-    package var isStrictMockAnswer: Bool {
+    public var isStrictMockAnswer: Bool {
         if case .mockAnswer(let answer, _) = self { return answer.origin.isStrict }
         return false
     }
@@ -115,56 +115,56 @@ package enum Verdict: Sendable, Hashable {
     // The findings most call sites read.
 
     /// Accepted-but-probably-wrong findings, in rule order (also on rejections, from the rules that ran).
-    package var warnings: [PushWarning] {
+    public var warnings: [PushWarning] {
         get { findings.warnings }
         set { changeFindings { $0.warnings = newValue } }
     }
     /// Appends `more` to the warnings with one change of the findings; taken as they are when there were none (no
     /// new array). `warnings += more` read the whole findings out, copied the array to append to it, and set it.
-    package mutating func appendWarnings(_ more: [PushWarning]) {
+    public mutating func appendWarnings(_ more: [PushWarning]) {
         changeFindings { findings in
             if findings.warnings.isEmpty { findings.warnings = more } else { findings.warnings += more }
         }
     }
     /// What to change, in plain words; nil on a clean 200.
-    package var explanation: String? {
+    public var explanation: String? {
         get { findings.explanation }
         set { changeFindings { $0.explanation = newValue } }
     }
     /// The id of the rule that decided (`PushRule.id`, `strict.<code>`, `scripted`, `fault.<effect>`); nil on 200.
-    package var ruleID: String? {
+    public var ruleID: String? {
         get { findings.ruleID }
         set { changeFindings { $0.ruleID = newValue } }
     }
-    package var sender: AuthenticatedSender? { findings.sender }
-    package var environment: APNsEnvironment { findings.environment }
-    package var payload: JSONValue? { findings.payload }
-    package var facts: PushFacts { findings.facts }
-    package var deviceToken: String? { findings.facts.deviceToken }
-    package var topic: String? { findings.facts.topic }
-    package var pushType: PushType? { findings.facts.pushType }
+    public var sender: AuthenticatedSender? { findings.sender }
+    public var environment: APNsEnvironment { findings.environment }
+    public var payload: JSONValue? { findings.payload }
+    public var facts: PushFacts { findings.facts }
+    public var deviceToken: String? { findings.facts.deviceToken }
+    public var topic: String? { findings.facts.topic }
+    public var pushType: PushType? { findings.facts.pushType }
     /// `apns-id` exactly as sent.
-    package var apnsID: String? { findings.facts.apnsID }
-    package var priority: Int? { findings.facts.priority }
-    package var expiration: Int64? { findings.facts.expiration }
-    package var collapseID: String? { findings.facts.collapseID }
+    public var apnsID: String? { findings.facts.apnsID }
+    public var priority: Int? { findings.facts.priority }
+    public var expiration: Int64? { findings.facts.expiration }
+    public var collapseID: String? { findings.facts.collapseID }
 }
 
 /// APNs' own rejection: a reason, whose status it implies, and on 410 the time the token became invalid.
-package struct APNsRejection: Sendable, Hashable {
-    package var reason: Reason
+public struct APNsRejection: Sendable, Hashable {
+    public var reason: Reason
     /// Integer milliseconds since the epoch; kept only when `reason` answers 410 (A-RESP).
-    package let timestamp: Int64?
+    public let timestamp: Int64?
 
-    package init(_ reason: Reason, timestamp: Int64? = nil) {
+    public init(_ reason: Reason, timestamp: Int64? = nil) {
         self.reason = reason
         self.timestamp = reason.status == 410 ? timestamp : nil
     }
 }
 
 /// The mock's own answer in place of APNs': who chose it, and the status and `reason` it sends.
-package struct MockAnswer: Sendable, Hashable {
-    package enum Origin: Sendable, Hashable {
+public struct MockAnswer: Sendable, Hashable {
+    public enum Origin: Sendable, Hashable {
         /// Strict mode turned the warning with this code into a rejection (`strict.<code>`).
         case strictMode(code: String)
         /// Device-strict mode: APNs would accept, but the simulated device would drop the push.
@@ -172,7 +172,7 @@ package struct MockAnswer: Sendable, Hashable {
         /// A scripted answer (fault injection).
         case scripted
 
-        package var isStrict: Bool {
+        public var isStrict: Bool {
             switch self {
             case .strictMode, .strictDevice: true
             case .scripted: false
@@ -180,16 +180,16 @@ package struct MockAnswer: Sendable, Hashable {
         }
     }
 
-    package var origin: Origin
-    package var status: Int
+    public var origin: Origin
+    public var status: Int
     // `Optional<…>`, not `T?`: a stored `var` of type `T?` starts as nil, so an init that sets it copied the
     // whole value once more (every field retained, then released).
     /// The `reason` in the body; nil on 200.
-    package var wireReason: Optional<String>
+    public var wireReason: Optional<String>
     /// Integer milliseconds since the epoch, sent on 410 only.
-    package var timestamp: Optional<Int64>
+    public var timestamp: Optional<Int64>
 
-    package init(origin: Origin, status: Int, wireReason: String?, timestamp: Int64? = nil) {
+    public init(origin: Origin, status: Int, wireReason: String?, timestamp: Int64? = nil) {
         self.origin = origin
         self.status = status
         self.wireReason = status == 200 ? nil : wireReason

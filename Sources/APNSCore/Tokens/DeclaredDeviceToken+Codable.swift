@@ -8,7 +8,7 @@ extension DeclaredDeviceToken {
         case token, bundleID, kind, topicSuffix, environment, state, stateSince
     }
 
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let kindName = try container.decodeIfPresent(String.self, forKey: .kind) ?? "device"
         let kind: DeviceTokenKind
@@ -44,7 +44,7 @@ extension DeclaredDeviceToken {
             state: state)
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(token, forKey: .token)
         try container.encode(bundleID, forKey: .bundleID)

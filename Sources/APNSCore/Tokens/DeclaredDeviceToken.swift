@@ -1,16 +1,16 @@
 /// A device token the mock knows about: whom it belongs to, what it is for, where it is valid and whether it is
 /// still active. Source for the semantics: A-RESP, DTS in F-807380, F-745902, F-806522; A-REG.
-package struct DeclaredDeviceToken: Sendable, Codable, Hashable {
+public struct DeclaredDeviceToken: Sendable, Codable, Hashable {
     /// Hex digits, stored lower-case (lookups ignore case: A-REG, case sensitivity unknown, accept both).
-    package var token: String
+    public var token: String
     /// The app's bundle ID, without push-type suffix (`com.example.app`).
-    package var bundleID: String
-    package var kind: DeviceTokenKind
+    public var bundleID: String
+    public var kind: DeviceTokenKind
     /// The environment that issued the token; the other environment answers `BadDeviceToken` (A-RESP, F-807380).
-    package var environment: APNsEnvironment
-    package var state: DeviceTokenState
+    public var environment: APNsEnvironment
+    public var state: DeviceTokenState
 
-    package init(
+    public init(
         token: String, bundleID: String, kind: DeviceTokenKind = .device, environment: APNsEnvironment = .development,
         state: DeviceTokenState = .active
     ) {
@@ -22,7 +22,7 @@ package struct DeclaredDeviceToken: Sendable, Codable, Hashable {
     }
 
     /// The topic suffix pushes to this token must carry (the token "target", F-807380).
-    package var topicSuffixes: Set<String> {
+    public var topicSuffixes: Set<String> {
         switch kind {
         case .device: return [""]
         case .liveActivityUpdate, .pushToStart: return [PushType.liveactivity.topicSuffix]
@@ -34,7 +34,7 @@ package struct DeclaredDeviceToken: Sendable, Codable, Hashable {
 
 /// What a token was issued for; each kind takes its own topic (F-807380: "wrong target (app vs. Live Activity vs.
 /// VoIP)").
-package enum DeviceTokenKind: Sendable, Codable, Hashable {
+public enum DeviceTokenKind: Sendable, Codable, Hashable {
     /// `registerForRemoteNotifications` token: alert and background pushes to the bare bundle ID.
     case device
     /// A per-activity Live Activity update token (`Activity.pushToken`), topic `<bundle>.push-type.liveactivity`.
@@ -48,7 +48,7 @@ package enum DeviceTokenKind: Sendable, Codable, Hashable {
 }
 
 /// Whether APNs still delivers to the token.
-package enum DeviceTokenState: Sendable, Codable, Hashable {
+public enum DeviceTokenState: Sendable, Codable, Hashable {
     case active
     /// `410 Unregistered`, with the time APNs learned the token was inactive (A-RESP).
     case unregistered(at: Timestamp)

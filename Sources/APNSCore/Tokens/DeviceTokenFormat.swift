@@ -3,14 +3,14 @@
 /// Source: A-SEND (":path … hexadecimal bytes", "Don't make assumptions about device token size"),
 /// A-REG (64, 108 and 160 hex digits all observed). Choice (docs/rules.md): at least one byte (two
 /// hex digits), an even number of digits because each byte is two digits, either letter case.
-package enum DeviceTokenFormat {
+public enum DeviceTokenFormat {
     /// Why `token` is not a well-formed device token, or nil when it is.
-    package static func problem(with token: String, maximumHexLength: Int? = nil) -> String? {
+    public static func problem(with token: String, maximumHexLength: Int? = nil) -> String? {
         problem(with: token, scan: leadingASCIIHexDigits(token), maximumHexLength: maximumHexLength)
     }
 
     /// `problem(with:maximumHexLength:)` for a token already scanned (`leadingASCIIHexDigits`).
-    package static func problem(
+    public static func problem(
         with token: String, scan: (count: Int, stop: UInt8?), maximumHexLength: Int? = nil
     ) -> String? {
         if token.isEmpty { return "the device token is empty" }
@@ -33,14 +33,14 @@ package enum DeviceTokenFormat {
         return nonHexMessage(token.unicodeScalars[token.utf8.index(token.utf8.startIndex, offsetBy: scan.count)])
     }
 
-    package static func isWellFormed(_ token: String) -> Bool {
+    public static func isWellFormed(_ token: String) -> Bool {
         problem(with: token) == nil
     }
 
     /// How many bytes of `token` are ASCII hex digits before the first that is not one (`stop`, nil when every
     /// byte is one: then bytes, scalars and digits are one and the same). One pass over the bytes, no scalar
     /// decoding.
-    package static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
+    public static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
         var token = token
         return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
             let count = CanonicalUUID.leadingHexDigitCount(bytes)

@@ -1,24 +1,24 @@
 /// The device tokens the mock knows. Empty means "any well-formed token is a live device"; once tokens are
 /// declared, pushes to them get APNs' token answers (A-REG) and undeclared tokens follow
 /// `RuleConfiguration.undeclaredTokens`. Thread-safe; changed at run time by the admin API.
-package final class DeviceTokenRegistry: Sendable {
+public final class DeviceTokenRegistry: Sendable {
     /// With nothing declared (the usual case) a lookup answers without taking the lock.
     private let entries: EmptinessTrackingLock<[String: DeclaredDeviceToken]>
 
-    package init(_ tokens: [DeclaredDeviceToken] = []) {
+    public init(_ tokens: [DeclaredDeviceToken] = []) {
         entries = EmptinessTrackingLock(
             Dictionary(tokens.map { ($0.token, $0) }, uniquingKeysWith: { _, last in last }))
     }
 
     /// What the registry says about `token` (case-insensitive).
-    package enum Lookup: Sendable, Hashable {
+    public enum Lookup: Sendable, Hashable {
         /// Nothing is declared: every well-formed token counts as a live device.
         case registryEmpty
         case undeclared
         case declared(DeclaredDeviceToken)
     }
 
-    package func lookup(_ token: String) -> Lookup {
+    public func lookup(_ token: String) -> Lookup {
         if entries.isEmpty { return .registryEmpty }
         return entries.withLock { entries in
             if entries.isEmpty { return .registryEmpty }  // the usual case: no lower-cased copy of the token
@@ -27,19 +27,19 @@ package final class DeviceTokenRegistry: Sendable {
     }
 
     /// Adds `token` or replaces the entry with the same token.
-    package func declare(_ token: DeclaredDeviceToken) {
+    public func declare(_ token: DeclaredDeviceToken) {
         entries.withLock { $0[token.token] = token }
     }
 
     /// Removes a token; returns whether it was declared.
     @discardableResult
-    package func remove(token: String) -> Bool {
+    public func remove(token: String) -> Bool {
         entries.withLock { $0.removeValue(forKey: token.lowercased()) != nil }
     }
 
     /// Changes a declared token's state (e.g. the app was uninstalled); returns false if it is not declared.
     @discardableResult
-    package func setState(_ state: DeviceTokenState, forToken token: String) -> Bool {
+    public func setState(_ state: DeviceTokenState, forToken token: String) -> Bool {
         entries.withLock { entries in
             guard entries[token.lowercased()] != nil else { return false }
             entries[token.lowercased()]?.state = state
@@ -48,11 +48,11 @@ package final class DeviceTokenRegistry: Sendable {
     }
 
     /// Every declared token, sorted by token.
-    package func all() -> [DeclaredDeviceToken] {
+    public func all() -> [DeclaredDeviceToken] {
         entries.withLock { $0.values.sorted { $0.token < $1.token } }
     }
 
-    package func removeAll() {
+    public func removeAll() {
         entries.withLock { $0.removeAll() }
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// A class over buffers it allocates itself (grown by doubling, never shrunk): each byte and pair is written in
 /// place, without an array's uniqueness and capacity checks per append, and the owner keeps it in a constant (no
 /// exclusivity check of a stored property per call). Its state sits behind one pointer for the same reason.
-package final class NameValueBuffer {
+public final class NameValueBuffer {
     @usableFromInline
     struct Span {
         @usableFromInline var nameStart: Int
@@ -36,7 +36,7 @@ package final class NameValueBuffer {
     @usableFromInline
     let storage: UnsafeMutablePointer<Storage>
 
-    package init() {
+    public init() {
         let byteCapacity = 256
         let pairCapacity = 8
         storage = .allocate(capacity: 1)
@@ -55,16 +55,16 @@ package final class NameValueBuffer {
     }
 
     /// The pairs added since the last `removeAll`.
-    package var count: Int { storage.pointee.pairCount }
+    public var count: Int { storage.pointee.pairCount }
 
     /// Forgets every pair, keeping the storage.
-    package func removeAll() {
+    public func removeAll() {
         storage.pointee.byteCount = 0
         storage.pointee.pairCount = 0
     }
 
     /// Adds a pair.
-    package func append(name: String, value: String) {
+    public func append(name: String, value: String) {
         beginName()
         appendUTF8(of: name)
         appendValue(value)
@@ -74,7 +74,7 @@ package final class NameValueBuffer {
     /// byte by byte, a name with other characters by `lowercased()`. `indexed: false` asks the HPACK encoder not to
     /// add the pair to its dynamic table (`NGHTTP2_NV_FLAG_NO_INDEX`): for values that name one response, which
     /// would never be referred to again and each cost the encoder an allocated table entry.
-    package func append(lowercasingName name: String, value: String, indexed: Bool = true) {
+    public func append(lowercasingName name: String, value: String, indexed: Bool = true) {
         beginName()
         // The usual name is lower-case ASCII already (the application's own constants): copied in one piece.
         let copied = name.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
@@ -99,7 +99,7 @@ package final class NameValueBuffer {
 
     /// Adds a pair whose value is an integer in decimal (`:status`, `content-length`), its digits written in place
     /// (no `String` made for them).
-    package func append(name: String, decimal value: Int) {
+    public func append(name: String, decimal value: Int) {
         beginName()
         appendUTF8(of: name)
         let nameEnd = storage.pointee.byteCount
@@ -193,7 +193,7 @@ package final class NameValueBuffer {
     /// Runs `body` with the `nghttp2_nv` entries of every pair, in the order added (valid only inside `body`).
     /// Inlinable, so that each caller gets it specialized for its result (no generic call per header block).
     @inlinable
-    package func withNameValues<R>(_ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> R) -> R {
+    public func withNameValues<R>(_ body: (UnsafeMutableBufferPointer<nghttp2_nv>) -> R) -> R {
         let base = storage.pointee.bytes
         let spans = storage.pointee.spans
         let entries = storage.pointee.entries

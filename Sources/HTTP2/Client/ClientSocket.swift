@@ -260,22 +260,22 @@ final class ClientSocket {
 }
 
 /// How the client sets up TLS.
-package struct TLSClientConfiguration: Sendable, Equatable {
+public struct TLSClientConfiguration: Sendable, Equatable {
     /// PEM file of the certificate authorities to trust; nil: the system trust store.
-    package var caFile: String?
+    public var caFile: String?
     /// Server name for SNI and the certificate check; nil: the URL's host.
-    package var serverName: String?
+    public var serverName: String?
     /// Off only for tests of the client itself.
-    package var verifyPeer: Bool
+    public var verifyPeer: Bool
     /// A client certificate (certificate-based authentication, A-CERT) and its key (nil: in the same file).
-    package var clientCertificateFile: String?
-    package var clientKeyFile: String?
+    public var clientCertificateFile: String?
+    public var clientKeyFile: String?
     /// The password of a `.p12` / `.pfx` `clientCertificateFile` (nil: empty).
-    package var clientCertificatePassword: String?
+    public var clientCertificatePassword: String?
     /// Also offer `http/1.1` in ALPN, so that an HTTP/1.1-only server can say so (the conformance runner).
-    package var offerHTTP11: Bool
+    public var offerHTTP11: Bool
 
-    package init(
+    public init(
         caFile: String? = nil, serverName: String? = nil, verifyPeer: Bool = true, clientCertificateFile: String? = nil,
         clientKeyFile: String? = nil, offerHTTP11: Bool = false
     ) {

@@ -5,8 +5,8 @@ import Foundation
 /// admin API's command-line clients. Uses the push client's socket (`ClientSocket`), so the command line needs no
 /// URL-loading library (FoundationNetworking would load libcurl and some twenty libraries it needs into every
 /// `apns-mock` process).
-package enum HTTP1Exchange {
-    package enum Failure: Error, Equatable, CustomStringConvertible {
+public enum HTTP1Exchange {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
         /// No TCP connection (refused, unreachable, no such host).
         case connect(String)
         /// No complete response within the timeout.
@@ -14,7 +14,7 @@ package enum HTTP1Exchange {
         /// The connection broke, or the answer was not HTTP/1.1.
         case broken(String)
 
-        package var description: String {
+        public var description: String {
             switch self {
             case .connect(let detail): return detail
             case .timeout(let seconds): return "no complete answer within \(String(format: "%g", seconds)) s"
@@ -25,7 +25,7 @@ package enum HTTP1Exchange {
 
     /// Sends `method target` to `host:port` and returns the response; `timeout` bounds connecting and the whole
     /// exchange.
-    package static func send(
+    public static func send(
         _ method: String, _ target: String, host: String, port: Int, headers: [(name: String, value: String)] = [],
         body: [UInt8]? = nil, timeout: Double
     ) throws(Failure) -> HTTP1Response {

@@ -1,20 +1,20 @@
 import Foundation
 
 /// An HTTP/1.1 response as `HTTP1Exchange` reads it: status, header fields (names lower-cased) and the body.
-package struct HTTP1Response: Sendable, Equatable {
-    package var status: Int
-    package var headers: [(name: String, value: String)]
-    package var body: [UInt8]
+public struct HTTP1Response: Sendable, Equatable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
-    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    package func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+    public func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 
-    package static func == (left: HTTP1Response, right: HTTP1Response) -> Bool {
+    public static func == (left: HTTP1Response, right: HTTP1Response) -> Bool {
         left.status == right.status && left.body == right.body
             && left.headers.elementsEqual(right.headers) { $0.name == $1.name && $0.value == $1.value }
     }
@@ -23,12 +23,12 @@ package struct HTTP1Response: Sendable, Equatable {
 /// Reads one HTTP/1.1 response from bytes as they arrive (RFC 9112): the status line, the header fields, then
 /// the body framed by `Transfer-Encoding: chunked`, by `Content-Length`, or by the end of the connection. Pure:
 /// `HTTP1Exchange` feeds it what the socket read; tests feed it byte strings.
-package struct HTTP1ResponseParser {
-    package enum ParseError: Error, Equatable, CustomStringConvertible {
+public struct HTTP1ResponseParser {
+    public enum ParseError: Error, Equatable, CustomStringConvertible {
         case malformed(String)
         case tooLarge(Int)
 
-        package var description: String {
+        public var description: String {
             switch self {
             case .malformed(let detail): return "malformed HTTP/1.1 response: \(detail)"
             case .tooLarge(let limit): return "HTTP/1.1 response larger than \(limit) bytes"
@@ -41,12 +41,12 @@ package struct HTTP1ResponseParser {
     private var buffer: [UInt8] = []
     private var head: (status: Int, headers: [(name: String, value: String)], framing: Framing, bodyStart: Int)?
     /// The most bytes one response may have (head and body).
-    package let limit: Int
+    public let limit: Int
 
-    package init(limit: Int = 256 << 20) { self.limit = limit }
+    public init(limit: Int = 256 << 20) { self.limit = limit }
 
     /// Appends bytes; returns the response once it is complete.
-    package mutating func feed(_ bytes: some Sequence<UInt8>) throws(ParseError) -> HTTP1Response? {
+    public mutating func feed(_ bytes: some Sequence<UInt8>) throws(ParseError) -> HTTP1Response? {
         buffer.append(contentsOf: bytes)
         guard buffer.count <= limit else { throw .tooLarge(limit) }
         while head == nil {
@@ -72,7 +72,7 @@ package struct HTTP1ResponseParser {
     }
 
     /// The connection ended: the response if it is complete (a body framed by the close is complete now).
-    package func finish() throws(ParseError) -> HTTP1Response {
+    public func finish() throws(ParseError) -> HTTP1Response {
         guard let head else { throw .malformed(buffer.isEmpty ? "no response" : "the connection closed inside the head") }
         switch head.framing {
         case .untilClose:

@@ -8,9 +8,9 @@ import HTTPContract
 /// The owner pulls: `exchange` asks `next` for work whenever a stream is free and reports each answer to
 /// `completed`, on the calling thread. Not thread-safe: one connection belongs to one thread (use one per thread
 /// for several connections).
-package final class HTTP2ClientConnection {
+public final class HTTP2ClientConnection {
     /// What the owner has for the connection.
-    package enum Next {
+    public enum Next {
         /// Send this request; `tag` identifies it in `completed`.
         case request(tag: Int, HTTP2Request)
         /// Nothing now; ask again within this many seconds (or as soon as an answer arrives).
@@ -20,7 +20,7 @@ package final class HTTP2ClientConnection {
     }
 
     /// Why `exchange` returned.
-    package enum End: Equatable {
+    public enum End: Equatable {
         /// `next` said `.done` and every request was answered.
         case finished
         /// The connection can take no more requests (GOAWAY, closed by the server, protocol error); requests that
@@ -28,16 +28,16 @@ package final class HTTP2ClientConnection {
         case closed(HTTP2ClientError)
     }
 
-    package let endpoint: HTTP2Endpoint
+    public let endpoint: HTTP2Endpoint
     /// The ALPN protocol the server chose (nil on h2c or when the server chose none).
-    package var alpn: String? { socket.alpn }
-    package var tlsVersion: String? { socket.tlsVersion }
+    public var alpn: String? { socket.alpn }
+    public var tlsVersion: String? { socket.tlsVersion }
     /// The GOAWAY the server sent, if any.
-    package var goAway: HTTP2GoAway? { session.goAway }
+    public var goAway: HTTP2GoAway? { session.goAway }
     /// The server's current SETTINGS_MAX_CONCURRENT_STREAMS.
-    package var serverMaxConcurrentStreams: Int? { session.remoteMaxConcurrentStreams }
+    public var serverMaxConcurrentStreams: Int? { session.remoteMaxConcurrentStreams }
     /// The most requests this connection ever had in flight at once.
-    package private(set) var peakInFlight = 0
+    public private(set) var peakInFlight = 0
 
     private let socket: ClientSocket
     private let session = HTTP2ClientSession()
@@ -50,7 +50,7 @@ package final class HTTP2ClientConnection {
 
     /// Connects, sends the HTTP/2 preface and waits for the server's first SETTINGS frame, all within `timeout`
     /// seconds. Throws `.notHTTP2` when the server picks HTTP/1.1 in ALPN or answers the preface in HTTP/1.x.
-    package init(endpoint: HTTP2Endpoint, tls: TLSClientConfiguration? = nil, timeout: Double = 10) throws(HTTP2ClientError) {
+    public init(endpoint: HTTP2Endpoint, tls: TLSClientConfiguration? = nil, timeout: Double = 10) throws(HTTP2ClientError) {
         self.endpoint = endpoint
         socket = try ClientSocket(host: endpoint.host, port: endpoint.port, tls: endpoint.useTLS ? (tls ?? TLSClientConfiguration()) : nil, timeout: timeout)
         if endpoint.useTLS, let alpn = socket.alpn, alpn != "h2" {
@@ -75,7 +75,7 @@ package final class HTTP2ClientConnection {
     deinit { socket.close() }
 
     /// Sends GOAWAY and closes the socket.
-    package func close() {
+    public func close() {
         if ended == nil {
             session.terminate()
             session.drainOutput(into: &output)
@@ -88,7 +88,7 @@ package final class HTTP2ClientConnection {
     /// Runs requests until `next` says `.done` and all are answered, or the connection ends. At most
     /// `maxInFlight` requests at once (and no more than the server allows); a request unanswered after
     /// `requestTimeout` seconds is cancelled and reported as timed out.
-    package func exchange(
+    public func exchange(
         maxInFlight: Int, requestTimeout: Double = 30, next: () -> Next,
         completed: (Int, Result<HTTP2Response, HTTP2StreamFailure>) -> Void
     ) -> End {

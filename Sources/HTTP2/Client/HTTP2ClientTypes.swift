@@ -1,29 +1,29 @@
 import HTTPContract
 
 /// One request to send on an HTTP/2 connection. `:scheme` and `:authority` come from the connection.
-package struct HTTP2Request: Sendable, Equatable {
-    package var method: String
-    package var path: String
+public struct HTTP2Request: Sendable, Equatable {
+    public var method: String
+    public var path: String
     /// Regular headers, lower-case names, in the order they are sent.
-    package var headers: [HeaderField]
-    package var body: [UInt8]
+    public var headers: [HeaderField]
+    public var body: [UInt8]
 
-    package init(method: String = "POST", path: String, headers: [HeaderField] = [], body: [UInt8] = []) {
+    public init(method: String = "POST", path: String, headers: [HeaderField] = [], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.headers = headers
         self.body = body
     }
 
-    package func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+    public func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 }
 
 /// A complete answer on one stream: the same value the server side answers with.
-package typealias HTTP2Response = HTTPResponse
+public typealias HTTP2Response = HTTPResponse
 
 /// Why a request got no answer.
-package struct HTTP2StreamFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    package enum Kind: Sendable, Equatable {
+public struct HTTP2StreamFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
         /// The server did not process it (RST_STREAM REFUSED_STREAM, or a stream above GOAWAY's last stream id,
         /// or never sent): safe to send again, on a new connection after a GOAWAY.
         case refused
@@ -35,28 +35,28 @@ package struct HTTP2StreamFailure: Error, Sendable, Equatable, CustomStringConve
         case timedOut
     }
 
-    package var kind: Kind
-    package var message: String
+    public var kind: Kind
+    public var message: String
 
-    package init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// True when the server certainly did not act on the request.
-    package var notProcessed: Bool { kind == .refused }
+    public var notProcessed: Bool { kind == .refused }
 
-    package var description: String { message }
+    public var description: String { message }
 }
 
 /// A GOAWAY frame as received.
-package struct HTTP2GoAway: Sendable, Equatable {
-    package var lastStreamID: Int32
-    package var errorCode: UInt32
-    package var debugData: [UInt8]
+public struct HTTP2GoAway: Sendable, Equatable {
+    public var lastStreamID: Int32
+    public var errorCode: UInt32
+    public var debugData: [UInt8]
 
     /// The `reason` of APNs' JSON debug data (`{"reason":"Shutdown"}`, A-SEND), or the debug text.
-    package var reason: String? {
+    public var reason: String? {
         let text = String(decoding: debugData, as: UTF8.self)
         if let range = text.range(of: #""reason":""#), let end = text[range.upperBound...].firstIndex(of: "\"") {
             return String(text[range.upperBound..<end])
@@ -66,7 +66,7 @@ package struct HTTP2GoAway: Sendable, Equatable {
 }
 
 /// Errors that stop a connection from being made or used.
-package enum HTTP2ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum HTTP2ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// TCP connect failed (refused, unreachable, no such host).
     case connect(String)
     /// TLS failed (handshake, certificate).
@@ -78,7 +78,7 @@ package enum HTTP2ClientError: Error, Sendable, Equatable, CustomStringConvertib
     /// The connection closed before it could be used.
     case closed(String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .connect(let message): return "cannot connect: \(message)"
         case .tls(let message): return "TLS: \(message)"

@@ -1,10 +1,10 @@
 /// Where to connect: `https://host:port` (TLS, ALPN h2) or `http://host:port` (h2c with prior knowledge).
-package struct HTTP2Endpoint: Sendable, Equatable, CustomStringConvertible {
-    package var host: String
-    package var port: Int
-    package var useTLS: Bool
+public struct HTTP2Endpoint: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var useTLS: Bool
 
-    package init(host: String, port: Int, useTLS: Bool) {
+    public init(host: String, port: Int, useTLS: Bool) {
         self.host = host
         self.port = port
         self.useTLS = useTLS
@@ -12,7 +12,7 @@ package struct HTTP2Endpoint: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `https://host[:port]` or `http://host[:port]` (a path, if any, is ignored; IPv6 in brackets).
     /// Port defaults: 443 for https, 80 for http.
-    package init?(url text: String) {
+    public init?(url text: String) {
         let lower = text.lowercased()
         let rest: Substring
         if lower.hasPrefix("https://") {
@@ -48,10 +48,10 @@ package struct HTTP2Endpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `:authority`: the host, with the port unless it is the scheme's default.
-    package var authority: String {
+    public var authority: String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         return (useTLS && port == 443) || (!useTLS && port == 80) ? bracketed : "\(bracketed):\(port)"
     }
 
-    package var description: String { (useTLS ? "https://" : "http://") + authority }
+    public var description: String { (useTLS ? "https://" : "http://") + authority }
 }
