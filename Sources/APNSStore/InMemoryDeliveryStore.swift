@@ -1,10 +1,11 @@
 import APNSCore
+import APNSJSON
 import Foundation
 
 /// A store that keeps records in memory only: for tests and `--store memory`. A ring of the rows the SQLite store
 /// writes (`DeliveryCodec`'s bytes, with the id and receive time beside them); a record is "durable" as soon as it is
 /// in the ring, so `append` calls its completion before returning. Retention is the same as SQLite's.
-package final class InMemoryDeliveryStore: DeliveryStore {
+public final class InMemoryDeliveryStore: DeliveryStore {
     /// One record as kept: id and receive time for paging and retention, and its encoded bytes.
     struct Row: Sendable {
         let id: Int64
@@ -32,14 +33,14 @@ package final class InMemoryDeliveryStore: DeliveryStore {
     private let retention: RetentionPolicy
     private let clock: any WallClock
 
-    package init(retention: RetentionPolicy = RetentionPolicy(), clock: any WallClock = SystemClock()) {
+    public init(retention: RetentionPolicy = RetentionPolicy(), clock: any WallClock = SystemClock()) {
         self.retention = retention
         self.clock = clock
     }
 
     /// Keeps `record` (encoded outside the lock) and calls `completion` before returning.
     @discardableResult
-    package func append(
+    public func append(
         _ record: DeliveryRecord, completion: @escaping @Sendable (Result<Int64, DeliveryStoreError>) -> Void
     ) -> Int64 {
         let result = store(record)
@@ -48,17 +49,18 @@ package final class InMemoryDeliveryStore: DeliveryStore {
     }
 
     /// Keeps `record`: durable once in the ring, so the answer is returned, with no completion to call.
-    package func appendAtOnce(_ record: DeliveryRecord) -> Result<Int64, DeliveryStoreError>? {
+    public func appendAtOnce(_ record: DeliveryRecord) -> Result<Int64, DeliveryStoreError>? {
         store(record)
     }
 
     /// Encodes `record` outside the lock and adds it to the ring.
     private func store(_ record: DeliveryRecord) -> Result<Int64, DeliveryStoreError> {
-        var bytes: [UInt8] = []
-        // A Live Activity record is ~700 bytes besides its payload: 512 grew the array once a push (~900
-        // instructions), and the doubling left more unused room than this.
-        bytes.reserveCapacity(1024 + record.payload.count)
-        DeliveryCodec.encode(record, into: &bytes)
+        // Encoded into the buffer the SQLite store's rows use, then copied out once: appending to a byte array
+        // a byte and a string at a time cost ~4k instructions a push more. A Live Activity record is ~700 bytes
+        // besides its payload.
+        var buffer = JSONWriter(capacity: 1024 + record.payload.count)
+        DeliveryCodec.encode(record, into: &buffer)
+        let bytes = buffer.bytes
         let receivedAt = record.receivedAt
         // Read before the lock, not under it (the age sweep's clock).
         let now = retention.maxAge == nil ? Timestamp.zero : clock.now()
@@ -100,7 +102,7 @@ package final class InMemoryDeliveryStore: DeliveryStore {
 
     /// Records are decoded and matched outside the lock, on a copy of the live rows (shared, not copied, unless a push
     /// arrives meanwhile), so a long scan never holds up the pushes.
-    package func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
+    public func deliveries(_ query: DeliveryQuery) throws(DeliveryStoreError) -> [DeliveryRecord] {
         var result: [DeliveryRecord] = []
         let limit = max(0, query.limit)
         guard limit > 0 else { return result }
@@ -136,7 +138,7 @@ package final class InMemoryDeliveryStore: DeliveryStore {
         return low
     }
 
-    package func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
+    public func delivery(id: Int64) throws(DeliveryStoreError) -> DeliveryRecord? {
         let found: Row? = state.withLock { state in
             let live = state.live
             let index = firstIndex(in: live, after: id - 1)
@@ -146,17 +148,17 @@ package final class InMemoryDeliveryStore: DeliveryStore {
         return found?.record
     }
 
-    package func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
+    public func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         let rows = state.withLock { $0.live }
         return rows.last { DeliveryCodec.hasAPNsID($0.bytes[...], apnsID) }?.record
     }
 
-    package func count() throws(DeliveryStoreError) -> Int {
+    public func count() throws(DeliveryStoreError) -> Int {
         state.withLock { $0.rows.count }
     }
 
     @discardableResult
-    package func reset() throws(DeliveryStoreError) -> Int {
+    public func reset() throws(DeliveryStoreError) -> Int {
         state.withLock { state in
             let removed = state.rows.count
             state.rows = FrontDroppingArray()
@@ -165,9 +167,9 @@ package final class InMemoryDeliveryStore: DeliveryStore {
         }
     }
 
-    package func flush() {}
+    public func flush() {}
 
-    package func close() {
+    public func close() {
         state.withLock { $0.closed = true }
         signal.close()
     }
