@@ -1,11 +1,11 @@
-import Synchronization
+import HTTPContract
 
 /// Random (version 4) UUIDs in canonical text, made without opening a file or entering the kernel per id:
 /// Foundation's `UUID()` on Linux opened `/dev/urandom` for each one, twice per push. A xoshiro256** generator,
 /// seeded once from the system generator (getrandom(2) on Linux), makes the 122 random bits. The ids must be
 /// unique, not secret: they name responses and records and protect nothing.
 public enum RandomUUID {
-    private static let generator = Mutex(Xoshiro256StarStar(seed: SystemRandomNumberGenerator()))
+    private static let generator = Locked(Xoshiro256StarStar(seed: SystemRandomNumberGenerator()))
 
     /// A new random UUID, e.g. `E621E1F8-C36C-495A-93FC-0C247A3E6E5F` (or lower-case).
     public static func make(uppercase: Bool) -> String {

@@ -38,7 +38,7 @@ struct JWTBase64Tests {
 
     @Test("base64url encoding round-trips every length")
     func roundTrip() {
-        var generator = SplitMix64(state: 7)
+        var generator = SplitMix64(seed: 7)
         for length in 0..<70 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let encoded = JWTBase64.encodeURL(bytes)

@@ -26,7 +26,7 @@ struct SigningKeyRegistryTests {
     ])
     func identifiers(_ text: String, _ valid: Bool) {
         #expect(AppleIdentifier.isValid(text) == valid)
-        var generator = SplitMix64(state: UInt64(text.utf8.count))
+        var generator = SplitMix64(seed: UInt64(text.utf8.count))
         #expect(AppleIdentifier.isValid(AppleIdentifier.random(using: &generator)))
     }
 

@@ -11,7 +11,7 @@ struct TokenParserFuzzTests {
 
     @Test("random strings from a JWT-like alphabet and random bytes", arguments: [UInt64(1), 2, 3, 4])
     func randomInput(seed: UInt64) throws {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         let fixture = AuthFixture()
         try fixture.addKey("KEYAAAAAA1")
         let connection = fixture.authenticator()
@@ -32,7 +32,7 @@ struct TokenParserFuzzTests {
 
     @Test("random JSON-ish segments encoded as base64url parse or fail cleanly", arguments: [UInt64(11), 12])
     func randomSegments(seed: UInt64) {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         let pieces = ["{", "}", "\"alg\"", "\"ES256\"", ":", ",", "\"iat\"", "1e400", "-0", "\"\\u0000\"", "[", "]",
                       "null", "true", "17000000000000000000000", "\"kid\"", "\"iss\"", "\"", "\\", "1.5"]
         for _ in 0..<3000 {
@@ -49,7 +49,7 @@ struct TokenParserFuzzTests {
     @Test("mutating one character of a valid token is accepted only when the signed bytes are unchanged",
           arguments: [UInt64(21), 22])
     func mutatedTokens(seed: UInt64) throws {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         let fixture = AuthFixture()
         try fixture.addKey("KEYAAAAAA1")
         let valid = try fixture.token("KEYAAAAAA1")

@@ -194,8 +194,8 @@ public final class FaultEngine: Sendable {
 }
 
 /// SplitMix64 (Steele, Lea, Flood 2014): a small, fast pseudo-random sequence fully determined by its seed, so a
-/// fault's probability draws repeat exactly in another run with the same seed.
-public struct SplitMix64: Sendable, Equatable {
+/// fault's probability draws repeat exactly in another run with the same seed (and tests' random inputs replay).
+public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
