@@ -1,6 +1,7 @@
 @testable import APNSCore
 @testable import APNSStore
 import DeliveryFixtures
+import HTTPContract
 import Foundation
 import Testing
 
@@ -22,13 +23,15 @@ struct LongPollTests {
         let store = try kind.make()
         defer { store.close() }
         let start = store.latestID
-        let appender = Thread {
+        // Joined before the store closes, so nothing the appender captured outlives the test (a Foundation
+        // `Thread` kept its closure, and so the store, alive to the end of the process).
+        let appender = try JoinableThread(name: "appender") {
             guard store.longPollSignal.waitUntilParked() else { return }
             for index in 0..<50 {
                 appendDurably(store, makeRecord(token: index == 40 ? "wanted" : "noise-\(index)"))
             }
         }
-        appender.start()
+        defer { appender.join() }
         let found = try store.waitForNext(DeliveryFilter(token: "wanted"), after: start, timeout: .seconds(20))
         #expect(found?.deviceToken == "wanted")
         #expect(found.map { $0.id > start } == true)
