@@ -81,7 +81,7 @@ final class SQLiteDeliveryReader {
         if let accepted = filter.accepted { clauses.append(accepted ? "status = 200" : "status <> 200") }
         if let since = filter.since { add("received_at >= ?", .integer(since.nanosecondsSinceEpoch)) }
         if let until = filter.until { add("received_at < ?", .integer(until.nanosecondsSinceEpoch)) }
-        // `received_at` has no index (schema version 4): the live store narrows the id range from the receive times
+        // `received_at` has no index: the live store narrows the id range from the receive times
         // it keeps in memory, so SQL reads only the rows between the first and the last match.
         if let lookups, filter.since != nil || filter.until != nil,
             let bounds = lookups.idBounds(

@@ -312,7 +312,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
 
 extension SQLiteDeliveryWriter {
     /// Deletes the visible rows received before `cutoff`; returns how many. The file has no `received_at` index
-    /// (schema version 4: keeping it cost every insert an index entry and every retention delete a second b-tree
+    /// (keeping one cost every insert an index entry and every retention delete a second b-tree
     /// delete), so the rows are found from the receive times the lookup index keeps, plus this transaction's `rows`:
     /// one `DELETE … WHERE id <= ?` per block for the oldest ones, and one per row received out of order (the clock
     /// stepped back), the same rows SQL's `received_at < cutoff` selects. Without a complete lookup index, SQL scans

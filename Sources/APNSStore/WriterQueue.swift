@@ -64,7 +64,7 @@ struct EncodedDelivery: Sendable {
         row.append(text: apnsID)  // apns_id
         row.append(optionalText: record.pushType)  // push_type
         row.append(optionalText: record.topic)  // topic
-        row.append(text: "")  // the search column, kept for older files: search reads the stored record
+        row.append(text: "")  // the search column, empty: search reads the stored record
         self.row = row
     }
 
