@@ -24,19 +24,11 @@ enum DeliveryCodec {
     /// this code takes a new tag; never `{` (0x7B).
     static let formatTag: UInt8 = 0x01
 
-    /// How a string is written: its first byte. Files written before this codec may also hold tags 3 (a repeat of
-    /// earlier bytes), 4 (hex digits) and 5 (a UUID), which `decode` still reads.
+    /// How a string is written: its first byte.
     enum StringTag: UInt8 {
         case absent = 0
         /// A varint length, then the UTF-8 bytes.
         case inline = 2
-        /// Varints offset and length: bytes of a string written earlier in the same record.
-        case repeated = 3
-        /// Hexadecimal digits of one letter case: a varint count of digits (even), a byte 1 for upper case, 0 for
-        /// lower, then two digits a byte.
-        case hex = 4
-        /// A canonical UUID: the case byte, then its two 64-bit halves (`CanonicalUUID`), little endian.
-        case uuid = 5
         /// `/3/device/` followed by the record's device token.
         case devicePath = 6
         /// The record's path (the `:path` header).
@@ -332,49 +324,11 @@ extension DeliveryCodec {
                 guard let count = count() else { return nil }
                 defer { position += count }
                 return String(decoding: bytes[position..<(position + count)], as: UTF8.self)
-            case .repeated:
-                guard let start = varint(), let count = varint(), start <= UInt64(position - bytes.startIndex),
-                      count <= UInt64(position - bytes.startIndex) - start
-                else { return nil }
-                let from = bytes.startIndex + Int(start)
-                return String(decoding: bytes[from..<(from + Int(count))], as: UTF8.self)
-            case .hex:
-                guard let digits = varint(), digits % 2 == 0, let upper = byte(), upper <= 1,
-                      digits / 2 <= UInt64(bytes.endIndex - position)
-                else { return nil }
-                let packed = bytes[position..<(position + Int(digits / 2))]
-                position += packed.count
-                return Self.hexText(packed, upper: upper == 1)
-            case .uuid:
-                guard let upper = byte(), upper <= 1, let high = littleEndianWord(), let low = littleEndianWord()
-                else { return nil }
-                return CanonicalUUID.text(high: high, low: low, uppercase: upper == 1)
             case .path:
                 return knownPath
             case .devicePath, nil:
                 return nil
             }
-        }
-
-        /// Eight bytes, little endian.
-        private mutating func littleEndianWord() -> UInt64? {
-            guard bytes.endIndex - position >= 8 else { return nil }
-            var word: UInt64 = 0
-            for index in 0..<8 { word |= UInt64(bytes[position + index]) << UInt64(8 * index) }
-            position += 8
-            return word
-        }
-
-        /// Two hex digits a byte.
-        private static func hexText(_ packed: ArraySlice<UInt8>, upper: Bool) -> String {
-            let digits = Array((upper ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-            var text: [UInt8] = []
-            text.reserveCapacity(packed.count * 2)
-            for byte in packed {
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 0xF)])
-            }
-            return String(decoding: text, as: UTF8.self)
         }
 
         mutating func byteArray() -> [UInt8]? {

@@ -1,8 +1,7 @@
 import APNSCore
-/// The block tables of a version-6 file (`SQLiteSchema`) as one read sees them: each `deliveries_<firstID>` holds the
+/// The block tables of a store file (`SQLiteSchema`) as one read sees them: each `deliveries_<firstID>` holds the
 /// ids from its first up to the next block's first (the last block: every later id), and the rows below
 /// `firstVisible` are retired by count retention but still in a block not yet dropped, so every read skips them.
-/// An older file's single `deliveries` table reads as one block holding every id.
 struct SQLiteBlocks {
     struct Block {
         let table: String
@@ -21,14 +20,12 @@ struct SQLiteBlocks {
     /// The file's blocks, from `sqlite_master` (in the caller's transaction, if any).
     init(_ connection: SQLiteConnection) throws(DeliveryStoreError) {
         let statement = try connection.prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND (name = ? OR name GLOB ?)")
-        try statement.bind([.text(SQLiteSchema.legacyTable), .text(SQLiteSchema.blockPrefix + "[0-9]*")])
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB ?")
+        try statement.bind([.text(SQLiteSchema.blockPrefix + "[0-9]*")])
         var blocks: [Block] = []
         while try statement.step() {
             let name = String(decoding: statement.bytes(0), as: UTF8.self)
-            if name == SQLiteSchema.legacyTable {
-                blocks.append(Block(table: name, firstID: .min))
-            } else if let firstID = Int64(name.dropFirst(SQLiteSchema.blockPrefix.count)) {
+            if let firstID = Int64(name.dropFirst(SQLiteSchema.blockPrefix.count)) {
                 blocks.append(Block(table: name, firstID: firstID))
             }
         }
@@ -38,8 +35,8 @@ struct SQLiteBlocks {
     }
 
     /// Hides the rows count retention has retired: those more than `maxCount` below the file's highest id (what the
-    /// writer's retention keeps, `SQLiteDeliveryWriter.applyRetention`). nil: no count limit known (a file written
-    /// before version 6), nothing hidden.
+    /// writer's retention keeps, `SQLiteDeliveryWriter.applyRetention`). nil: no count limit known (a new file, or
+    /// one whose limit failed its check), nothing hidden.
     mutating func hideRetired(maxCount: Int?, in connection: SQLiteConnection) throws(DeliveryStoreError) {
         guard let maxCount else { return }
         firstVisible = Self.firstVisible(maxID: try maxID(connection), maxCount: maxCount)

@@ -17,7 +17,15 @@ public final class SQLiteDeliveryArchive: DeliveryReader {
         }
         self.path = path
         reader = try Self.naming(path) { () throws(DeliveryStoreError) in
-            try SQLiteDeliveryReader(connection: try SQLiteConnection(path: path, mode: .readOnly))
+            let connection = try SQLiteConnection(path: path, mode: .readOnly)
+            // A file of another schema version is not read: its rows would be misread (the store moves it aside).
+            if let version = try SQLiteSchema.fileVersion(connection), version != SQLiteSchema.version {
+                throw .sqlite(
+                    code: 26,
+                    message: "\(path) has schema version \(version), not \(SQLiteSchema.version): this release does "
+                        + "not read it (a server of this release moves it aside when it opens the directory)")
+            }
+            return try SQLiteDeliveryReader(connection: connection)
         }
     }
 

@@ -5,12 +5,8 @@ import Foundation
 /// connection; callers serialize access (the store keeps it in a mutex).
 final class SQLiteDeliveryReader {
     private let connection: SQLiteConnection
-    /// Whether the file has the lookup-key columns (`SQLiteSchema`, version 2 on); a version-1 file that only an
-    /// archive reads (never migrated) is queried through its text indexes.
-    let usesLookupKeys: Bool
-    /// The store's in-memory index of those keys. An archive has none: it filters on the key columns in SQL, through
-    /// their indexes in a version-2 file, by scanning the table in a version-3 file (a command-line read, not the
-    /// request path).
+    /// The store's in-memory index of the lookup keys (`SQLiteLookupKey`). An archive has none: it filters on the
+    /// key columns in SQL, by scanning (a command-line read, not the request path).
     private let lookups: SQLiteLookupIndex?
 
     /// Rowids per `IN (...)` statement when reading an index's candidate rows.
@@ -22,7 +18,6 @@ final class SQLiteDeliveryReader {
     init(connection: SQLiteConnection, lookups: SQLiteLookupIndex? = nil) throws(DeliveryStoreError) {
         self.connection = connection
         self.lookups = lookups
-        usesLookupKeys = try SQLiteSchema.hasLookupKeys(connection)
     }
 
     /// Runs `body` in one read transaction, with the file's blocks and hidden rows as of its snapshot: a read of
@@ -74,7 +69,7 @@ final class SQLiteDeliveryReader {
         if let token = filter.token {
             if let lookups {
                 candidates = lookups.rows(tokenKey: SQLiteLookupKey.tokenKey(token))
-            } else if usesLookupKeys {
+            } else {
                 add("token_key = ?", SQLiteLookupKey.token(token))
             }
             add("token = ?", .text(token))
@@ -86,7 +81,7 @@ final class SQLiteDeliveryReader {
         if let accepted = filter.accepted { clauses.append(accepted ? "status = 200" : "status <> 200") }
         if let since = filter.since { add("received_at >= ?", .integer(since.nanosecondsSinceEpoch)) }
         if let until = filter.until { add("received_at < ?", .integer(until.nanosecondsSinceEpoch)) }
-        // `received_at` has no index (schema version 4): the live store narrows the id range from the receive times
+        // `received_at` has no index: the live store narrows the id range from the receive times
         // it keeps in memory, so SQL reads only the rows between the first and the last match.
         if let lookups, filter.since != nil || filter.until != nil,
             let bounds = lookups.idBounds(
@@ -98,20 +93,14 @@ final class SQLiteDeliveryReader {
                 values += [.integer(bounds.highest), .integer(bounds.lastIndexed)]
             }
         }
-        if let device = filter.device { clauses.append(SQLiteStoredRecord.deviceCondition(device)) }
         if blocks.firstVisible > .min { add("id >= ?", .integer(blocks.firstVisible)) }
         let newestFirst = query.order == .newestFirst
         let order = newestFirst ? "DESC" : "ASC"
         let limit = max(0, query.limit)
         // Free text is matched here, not in SQL: rows keep no search text (it was a third of every row written on
         // the request path), so the rows the other clauses select are read in order until `limit` match. So is
-        // `device` on a packed row (`SQLiteStoredRecord.deviceCondition`).
-        let search: String? = filter.text.flatMap { text in text.isEmpty ? nil : text.lowercased() }
-        let prefilter: ([UInt8]) -> Bool = { stored in
-            guard let search else { return true }
-            return SQLiteStoredRecord.mayMatchSearch(stored, search)
-        }
-        let decidedInSwift = search != nil || filter.device != nil
+        // `device` (the record's Live Activity outcome).
+        let decidedInSwift = !(filter.text ?? "").isEmpty || filter.device != nil
         let confirm: (DeliveryRecord) -> Bool = { record in !decidedInSwift || filter.matches(record) }
         var result: [DeliveryRecord] = []
         guard let candidates else {
@@ -123,7 +112,7 @@ final class SQLiteDeliveryReader {
                 result += try records(
                     "SELECT \(Self.columns) FROM \(block.table)\(whereClause) ORDER BY id \(order)\(limitClause)",
                     decidedInSwift ? values : values + [.integer(Int64(remaining))],
-                    limit: remaining, where: prefilter, then: confirm)
+                    limit: remaining, then: confirm)
             }
             return result
         }
@@ -141,7 +130,7 @@ final class SQLiteDeliveryReader {
                     + (clauses.isEmpty ? "" : " AND " + clauses.joined(separator: " AND "))
                 result += try records(
                     "SELECT \(Self.columns) FROM \(block.table)\(whereClause) ORDER BY id \(order)",
-                    chunk.map { .integer($0) } + values, limit: limit - result.count, where: prefilter, then: confirm)
+                    chunk.map { .integer($0) } + values, limit: limit - result.count, then: confirm)
             }
         }
         return result
@@ -169,10 +158,8 @@ final class SQLiteDeliveryReader {
                 // The newest row with this key holds another apns-id (a 64-bit key collision), or is hidden: ask
                 // SQL, which scans.
             }
-            let (condition, values): (String, [SQLiteValue]) =
-                usesLookupKeys
-                ? ("apns_key = ? AND apns_id = ? COLLATE NOCASE", [SQLiteLookupKey.apnsID(apnsID), .text(apnsID)])
-                : ("apns_id = ? COLLATE NOCASE", [.text(apnsID)])
+            let condition = "apns_key = ? AND apns_id = ? COLLATE NOCASE"
+            let values: [SQLiteValue] = [SQLiteLookupKey.apnsID(apnsID), .text(apnsID)]
             for block in blocks.blocks(from: .min, through: .max, newestFirst: true) {
                 if let record = try records(
                     "SELECT \(Self.columns) FROM \(block.table) WHERE \(condition) AND id >= ? "
@@ -212,13 +199,12 @@ final class SQLiteDeliveryReader {
     /// What `records` reads of a row.
     static let columns = "id, record, received_at"
 
-    /// The records of the rows `sql` selects (`columns`), keeping those whose stored blob passes `prefilter` and
-    /// that then pass `filter`, until `limit` are kept. A row whose record cannot be decoded is left out and added
+    /// The records of the rows `sql` selects (`columns`), keeping those that pass `filter`, until `limit` are kept. A row whose record cannot be decoded is left out and added
     /// to `skipped` (`skipping`: a list or a search, where one bad row must not hide the others), or thrown (a
     /// lookup of that one row).
     private func records(
         _ sql: String, _ values: [SQLiteValue], limit: Int = .max, skipping: Bool = true,
-        where prefilter: ([UInt8]) -> Bool = { _ in true }, then filter: (DeliveryRecord) -> Bool = { _ in true }
+        then filter: (DeliveryRecord) -> Bool = { _ in true }
     ) throws(DeliveryStoreError) -> [DeliveryRecord] {
         let statement = try connection.prepare(sql)
         try statement.bind(values)
@@ -227,7 +213,6 @@ final class SQLiteDeliveryReader {
         while result.count < limit, try statement.step() {
             let id = statement.int64(0)
             let stored = statement.bytes(1)
-            guard prefilter(stored) else { continue }
             let record: DeliveryRecord
             do {
                 record = try SQLiteStoredRecord.record(stored, id: id, receivedAt: statement.int64(2))

@@ -51,7 +51,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         try self.init(path: path, retention: retention, durability: durability, clock: clock, blockSize: nil)
     }
 
-    /// `blockSize`: ids per block table (`SQLiteSchema`, version 6); nil for `SQLiteSchema.blockSize` (tests pass
+    /// `blockSize`: ids per block table (`SQLiteSchema`); nil for `SQLiteSchema.blockSize` (tests pass
     /// small ones). Opening checks the file first (`SQLiteStoreCheck.quickCheck`): a file SQLite finds malformed throws
     /// `.damaged` naming it, before anything is written to it.
     convenience init(
@@ -72,9 +72,10 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         clock: any WallClock, blockSize: Int64?
     ) throws(DeliveryStoreError) {
         self.path = path
+        var notes: [String] = []
         // What the WAL holds before SQLite reads it (and drops what follows its last complete commit).
-        let writtenWAL = SQLiteStoreCheck.writtenWALFrames(walPath: path + "-wal")
-        let writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
+        var writtenWAL = SQLiteStoreCheck.writtenWALFrames(walPath: path + "-wal")
+        var writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
         // Checked before anything below may write to it (a checkpoint, the journal mode, the schema); a file that
         // fails is closed without the checkpoint closing would make.
         writeConnection.checkpointOnClose(false)
@@ -88,6 +89,24 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         guard problems.isEmpty else {
             writeConnection.close()
             throw .damaged(path: path, detail: "SQLite's quick_check found: \(problems.prefix(3).joined(separator: "; "))")
+        }
+        // A file of another schema version is not read or migrated: it is moved aside, as it is, and a new one
+        // started (`StoreFileAside`).
+        let version: Int?
+        do throws(DeliveryStoreError) {
+            version = try SQLiteSchema.fileVersion(writeConnection)
+        } catch {
+            writeConnection.close()
+            throw error
+        }
+        if let version, version != SQLiteSchema.version {
+            writeConnection.close()
+            let movedTo = try StoreFileAside.move(path, label: "v\(version)-moved", at: clock.now())
+            notes.append(
+                "\(path) had schema version \(version), not \(SQLiteSchema.version): it was moved aside, unread, to "
+                    + "\(movedTo) (with its -wal and -shm files), and the store started a new, empty file")
+            writtenWAL = nil
+            writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
         }
         writeConnection.checkpointOnClose(true)
         try writeConnection.execute("PRAGMA page_size=\(SQLiteSchema.pageSize)")  // a new file only
@@ -104,7 +123,6 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         // Debian builds SQLite with SECURE_DELETE on: every record retention drops would be overwritten with zeros,
         // one more page written per push. Records hold no secret (the provider token is reduced to a fingerprint).
         try writeConnection.execute("PRAGMA secure_delete=OFF")
-        var notes: [String] = []
         if let writtenWAL, let note = SQLiteStoreCheck.droppedFramesNote(walPath: path + "-wal", written: writtenWAL) {
             notes.append(note)
         }

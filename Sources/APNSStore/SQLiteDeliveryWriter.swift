@@ -9,7 +9,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private let connection: SQLiteConnection
     /// The inserts into the current block (nil: no block yet).
     private var inserts: BlockInserts?
-    /// The first id of each block in the file, oldest first (`SQLiteSchema`, version 6).
+    /// The first id of each block in the file, oldest first (`SQLiteSchema`).
     private var blocks: [Int64] = []
     /// The id that starts the next block (`Int64.min`: the next append starts one).
     private var nextBlockStart = Int64.min
@@ -312,7 +312,7 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
 
 extension SQLiteDeliveryWriter {
     /// Deletes the visible rows received before `cutoff`; returns how many. The file has no `received_at` index
-    /// (schema version 4: keeping it cost every insert an index entry and every retention delete a second b-tree
+    /// (keeping one cost every insert an index entry and every retention delete a second b-tree
     /// delete), so the rows are found from the receive times the lookup index keeps, plus this transaction's `rows`:
     /// one `DELETE … WHERE id <= ?` per block for the oldest ones, and one per row received out of order (the clock
     /// stepped back), the same rows SQL's `received_at < cutoff` selects. Without a complete lookup index, SQL scans
@@ -344,8 +344,7 @@ extension SQLiteDeliveryWriter {
     }
 
     /// Deletes the rows count retention hid in the block that holds the first visible id. The age sweep calls it
-    /// once it has deleted visible rows: the hidden ones are older still (they would have gone with them before
-    /// version 6), and the blocks wholly below go with `dropBlocks`. Were that block the last, and every visible row
+    /// once it has deleted visible rows: the hidden ones are older still, and the blocks wholly below go with `dropBlocks`. Were that block the last, and every visible row
     /// expired, the file's highest id would fall to a hidden row and reads would show the hidden rows again (a count
     /// limit below the block size, `SQLiteSchema.blockSize`).
     fileprivate func deleteHiddenRowsOfLastRetiringBlock() throws(DeliveryStoreError) {

@@ -5,13 +5,13 @@ import Synchronization
 /// Which rows hold a given apns-id or device token, kept in memory by the SQLite store instead of in SQLite indexes.
 ///
 /// An index on a random key (an apns-id, a token) dirties a random index page per insert, and the store writes every
-/// page it dirties to the WAL before the 200 leaves and copies it into the file at the next checkpoint: the two key
-/// indexes of schema version 2 were two of the ~3.5 pages written per Live Activity update. Here the writer adds each
+/// page it dirties to the WAL before the 200 leaves and copies it into the file at the next checkpoint: two key
+/// indexes were two of the ~3.5 pages written per Live Activity update. Here the writer adds each
 /// committed row's keys (`SQLiteLookupKey`) and drops the rows retention deletes; the reader turns a lookup into a
 /// rowid lookup of the candidate rows and still compares the text, so a key collision costs a row read, never a
 /// wrong answer. The writer thread fills it from the file before its first commit (`load`); lookups wait until then.
 ///
-/// It also keeps each row's receive time (schema version 4 has no `received_at` index, `SQLiteSchema`): retention's
+/// It also keeps each row's receive time (the file has no `received_at` index, `SQLiteSchema`): retention's
 /// age sweep finds the rows to drop here (`expiredRows`), and `since`/`until` reads narrow their id range with it
 /// (`idBounds`).
 final class SQLiteLookupIndex: Sendable {

@@ -1,58 +1,23 @@
 import APNSCore
-/// The table the SQLite store keeps. Filterable fields are columns; the whole record is a blob (`record`), so new
-/// record fields need no migration.
+/// The tables the SQLite store keeps. Filterable fields are columns; the whole record is a blob (`record`, written
+/// by `DeliveryCodec`). The rows live in block tables, `deliveries_<firstID>`, each holding a consecutive range of
+/// ids: from its first id up to the next block's first (`SQLiteBlocks`). Count retention drops whole blocks
+/// (`DROP TABLE` frees their pages without rewriting them): the writer starts a new block every
+/// `blockSize(maxCount:)` ids and drops a block at the first block start after every id in it is beyond retention
+/// (`SQLiteDeliveryWriter.startBlock`); until then its retired rows are hidden: every read takes only the ids above
+/// the file's highest id less `maxCount`, the count limit the store last opened the file with, kept in `store_meta`,
+/// so an archive hides the same rows. Age retention (rare) deletes rows, in their blocks. A block is created and
+/// dropped in the writer's transaction, with the inserts, so a crash leaves the blocks as they were at a commit.
+/// The apns-id and device-token keys (`SQLiteLookupKey`) are columns without an index: the store keeps those
+/// lookups in memory (`SQLiteLookupIndex`), an archive scans the key columns.
 ///
-/// Version 2 added 64-bit keys of the apns-id and the device token (`SQLiteLookupKey`) and indexed them. Version 3
-/// keeps the key columns but drops their indexes: an index on a random key dirties a random index page per insert,
-/// and every dirtied page is written to the WAL before the 200 leaves and copied into the file again at the next
-/// checkpoint (two of the ~3.5 pages a Live Activity update wrote). The store keeps those lookups in memory instead
-/// (`SQLiteLookupIndex`, filled from the key columns when it opens); a read-only archive filters on the key columns
-/// in SQL. Older files are brought to version 3 when the store opens them (`prepare`), and read as they are by an
-/// archive (`SQLiteDeliveryReader.usesLookupKeys`).
-///
-/// Version 4 drops the `received_at` index: every insert added an entry to it and every row retention deleted once
-/// the store was full cost a second b-tree delete (in a steady state of 100,000 Live Activity rows, about 4,700 of
-/// the writer's ~31,500 SQLite instructions per row). The store keeps each row's receive time in memory instead
-/// (`SQLiteLookupIndex`): the age sweep finds its rows there and `since`/`until` reads narrow their id range with it.
-/// An archive reads a version-3 file through the index and a version-4 file by scanning. A version-3 file is
-/// brought to version 4 when the store opens it; an older release opening a version-4 file creates the index again.
-///
-/// Version 5 writes each row's `record` as a self-contained packed record (`SQLiteStoredRecord.packedTag`, then
-/// `PackedDeliveryRecord`'s layout with every string written out) instead of the record's JSON: ~1 KB instead of
-/// ~2.4 KB for a Live Activity update, each written to the WAL and again into the file at a checkpoint, and cheaper
-/// to encode. Rows written before stay JSON and every reader reads both forms (`SQLiteStoredRecord.record`); nothing
-/// is rewritten when a version-4 file is opened. A release before version 5 cannot read the packed rows (it reports
-/// them as corrupt records).
-///
-/// The `search` column is written empty: it held each record's lower-cased search text, a third of the bytes every
-/// push wrote through the WAL. Free-text search reads the stored records instead (`SQLiteDeliveryReader.deliveries`,
-/// `SQLiteStoredRecord.mayMatchSearch`), which also answers for files written when it was filled.
-///
-/// Version 6 keeps the rows in block tables, `deliveries_<firstID>` (the columns above), each holding a consecutive
-/// range of ids: from its first id up to the next block's first (`SQLiteBlocks`). Count retention no longer deletes
-/// rows: `DELETE … WHERE id <= ?` deleted them one by one, rebalancing the table's first leaves, and in WAL mode every
-/// page it dirtied went to the WAL (even one it then freed), ~8 KiB per 7 Live Activity rows on top of the inserts,
-/// plus reading those pages back. The writer starts a new block every `blockSize(maxCount:)` ids and drops a block
-/// (`DROP TABLE`, which frees its pages without rewriting them, though it reads each to find them) at the first
-/// block start after every id in it is beyond retention (`SQLiteDeliveryWriter.startBlock`); until then its retired
-/// rows are hidden: every read takes only the ids above the file's highest id less `maxCount`, the count limit the
-/// store last opened the file with, kept in `store_meta` (written when the store opens, never per commit), so an
-/// archive hides the same rows. A file holds at most `maxCount` plus one block's rows when `maxCount` is a multiple
-/// of the block size (the default 100,000 is: blocks of 6,250), plus two blocks' otherwise. Age
-/// retention (rare) still deletes rows, in their blocks. A block is created and dropped in the writer's transaction,
-/// with the inserts, so a crash leaves the blocks and their rows as they were at a commit.
-///
-/// The store brings an older file to version 6 when it opens it: its `deliveries` table becomes the first block
-/// (renamed, nothing rewritten). An archive reads an older file's `deliveries` table as it is. A release before
-/// version 6 opening a version-6 file finds no `deliveries` table: it creates an empty one and sees an empty store
-/// (the blocks stay untouched); version 6 opening that file again keeps its blocks and drops that table (with
-/// whatever the older release wrote to it). An older release's archive (`deliveries --data-dir`) reports the missing
-/// table as an error.
+/// `PRAGMA user_version` is `version`. There is no migration: the store moves a file of any other version aside
+/// (`StoreFileAside`, named `<file>.v<version>-moved-<UTC time>`) and starts a new one.
 enum SQLiteSchema {
-    static let version = 6
+    /// 7: `DeliveryCodec`'s layout of store32 (6 was the packed record with intern pools).
+    static let version = 7
 
-    /// The table of a file before version 6; the block tables' names start with `blockPrefix`.
-    static let legacyTable = "deliveries"
+    /// The block tables' names start with `blockPrefix`.
     static let blockPrefix = "deliveries_"
 
     static func blockTable(firstID: Int64) -> String { blockPrefix + String(firstID) }
@@ -77,11 +42,9 @@ enum SQLiteSchema {
     /// three times in 8 KiB; with group commit most pages a commit writes are full ones.
     static let pageSize = 8192
 
-    static let createTable = createTable(named: legacyTable, ifNotExists: true)
-
-    static func createTable(named table: String, ifNotExists: Bool = false) -> String {
+    static func createTable(named table: String) -> String {
         """
-        CREATE TABLE \(ifNotExists ? "IF NOT EXISTS " : "")\(table)(
+        CREATE TABLE \(table)(
             id INTEGER PRIMARY KEY,
             received_at INTEGER NOT NULL,
             apns_id TEXT NOT NULL,
@@ -98,22 +61,12 @@ enum SQLiteSchema {
         """
     }
 
-    /// Version 2's key indexes and version 3's `received_at` index, dropped from an older file's table.
-    static let dropLegacyIndexes = """
-        DROP INDEX IF EXISTS deliveries_apns_key;
-        DROP INDEX IF EXISTS deliveries_token_key;
-        DROP INDEX IF EXISTS deliveries_received_at;
-        """
-
     /// The columns after the record's own: the lookup keys (not indexed), in the order `EncodedDelivery.row` binds
     /// them.
     static let keyColumns = ["apns_key", "token_key"]
 
     /// Column names come from the record's field table (`SQLiteSchema.recordColumns`), in the order
-    /// `EncodedDelivery.row` binds them. A new filter column also needs a line in `create` and, for existing
-    /// files, a migration (bump `version`).
-    static let insert = insert(rowCount: 1, into: legacyTable)
-
+    /// `EncodedDelivery.row` binds them. A new filter column also needs a line in `createTable` and a new `version`.
     /// One INSERT of `rows` rows: the writer inserts a group's records `rowsPerInsert` at a time, as each statement
     /// run opens its cursors and builds its record buffer anew (allocations SQLite makes per run, not per row).
     ///
@@ -122,7 +75,7 @@ enum SQLiteSchema {
     /// and its parents), so that it can undo the statement alone. The writer never needs that: any failed statement
     /// rolls back the whole transaction (`SQLiteDeliveryWriter.commit`), and FAIL keeps no such copy (9 % less CPU
     /// per row in a test of 16-row inserts of 2.3 KB rows).
-    static func insert(rowCount rows: Int, into table: String = legacyTable) -> String {
+    static func insert(rowCount rows: Int, into table: String) -> String {
         let names = ["id"] + SQLiteSchema.recordColumns.map(\.name) + ["search", "record"] + keyColumns
         let values = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         return (rows > 1 ? "INSERT OR FAIL" : "INSERT") + " INTO \(table)(\(names.joined(separator: ", "))) VALUES "
@@ -131,12 +84,9 @@ enum SQLiteSchema {
 
     static let rowsPerInsert = 16
 
-    /// Brings the file to version 6 for a store retaining `maxCount` records. An older file's table first: a version-1
-    /// file to version 2 (adds and fills the key columns, drops the text indexes, in one transaction), then version
-    /// 2's key indexes and version 3's `received_at` index go. Then, in one transaction: that table becomes the first
-    /// block (dropped instead when the file already has blocks, or when it is empty), trailing empty blocks go (the
-    /// ids of an empty file start again at 1, and must not land in a block named for a later id), and `store_meta`
-    /// records `maxCount`.
+    /// Readies a file of this version (or a new one) for a store retaining `maxCount` records, in one transaction:
+    /// trailing empty blocks go (the ids of an empty file start again at 1, and must not land in a block named for a
+    /// later id), rows a smaller earlier limit retired go (`deleteRetired`), and `store_meta` records `maxCount`.
     /// Returns what it found wrong and ignored (retention metadata that failed its check), for the store to report.
     @discardableResult
     static func prepare(_ connection: SQLiteConnection, maxCount: Int) throws(DeliveryStoreError) -> [String] {
@@ -144,23 +94,9 @@ enum SQLiteSchema {
         if case .failed(let detail) = try storedLimit(connection) {
             notes.append("\(detail); it was ignored: no row was hidden or deleted by it, and the store now keeps \(maxCount)")
         }
-        if try SQLiteBlocks(connection).blocks.first?.table == legacyTable {
-            if try !hasLookupKeys(connection) { try migrate(connection) }
-            try connection.execute(dropLegacyIndexes)
-        }
         try connection.execute("BEGIN IMMEDIATE")
         do throws(DeliveryStoreError) {
             var blocks = try SQLiteBlocks(connection).blocks
-            if blocks.first?.table == legacyTable {
-                blocks.removeFirst()
-                let lowest = try SQLiteBlocks.integer("SELECT min(id) FROM \(legacyTable)", [], in: connection)
-                if blocks.isEmpty, let firstID = lowest {
-                    try connection.execute("ALTER TABLE \(legacyTable) RENAME TO \(blockTable(firstID: firstID))")
-                    blocks.append(SQLiteBlocks.Block(table: blockTable(firstID: firstID), firstID: firstID))
-                } else {
-                    try connection.execute("DROP TABLE \(legacyTable)")
-                }
-            }
             while let last = blocks.last,
                 try SQLiteBlocks.integer("SELECT EXISTS(SELECT 1 FROM \(last.table))", [], in: connection) == 0
             {
@@ -185,7 +121,7 @@ enum SQLiteSchema {
 
     /// When the store opens its file with a larger count limit than the one in `store_meta`, deletes the rows the
     /// smaller limit had retired but not yet dropped (at most about two blocks' rows, once), so the larger limit does
-    /// not show them again: before version 6 retention deleted them at once, and they stay gone.
+    /// not show them again.
     private static func deleteRetired(
         _ connection: SQLiteConnection, growingTo maxCount: Int
     ) throws(DeliveryStoreError) {
@@ -200,7 +136,7 @@ enum SQLiteSchema {
         }
     }
 
-    /// The count limit in `store_meta`; nil for a file before version 6, or one whose value failed its check
+    /// The count limit in `store_meta`; nil when there is none, or its value failed its check
     /// (nothing hidden: every row shows, rather than rows hidden by a damaged value).
     static func storedMaxCount(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Int? {
         guard case .valid(let maxCount) = try storedLimit(connection) else { return nil }
@@ -208,7 +144,7 @@ enum SQLiteSchema {
     }
 
     enum StoredLimit: Equatable {
-        /// No `store_meta` or no `max_count` in it (a file before version 6).
+        /// No `store_meta` or no `max_count` in it (a new file).
         case absent
         case valid(Int)
         /// The value is not a count limit, or does not match its check: what was found.
@@ -232,44 +168,14 @@ enum SQLiteSchema {
         return .valid(Int(value))
     }
 
-    /// Whether the file's rows have the version-2 key columns: an older file's `deliveries` table may not; blocks
-    /// always do.
-    static func hasLookupKeys(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Bool {
-        let statement = try connection.prepare("""
-            SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'deliveries') = 0
-                OR (SELECT count(*) FROM pragma_table_info('deliveries') WHERE name = 'apns_key') > 0
-            """)
-        try statement.bind([])
-        return try statement.step() && statement.int64(0) != 0
-    }
-
-    private static func migrate(_ connection: SQLiteConnection) throws(DeliveryStoreError) {
-        try connection.execute("BEGIN IMMEDIATE")
-        do throws(DeliveryStoreError) {
-            try connection.execute("""
-                ALTER TABLE deliveries ADD COLUMN apns_key INTEGER;
-                ALTER TABLE deliveries ADD COLUMN token_key INTEGER;
-                DROP INDEX IF EXISTS deliveries_apns_id;
-                DROP INDEX IF EXISTS deliveries_token;
-                """)
-            // Read every row's keys first: SQLite leaves a scan undefined while the same table is updated under it.
-            let rows = try connection.prepare("SELECT id, apns_id, token FROM deliveries")
-            try rows.bind([])
-            var updates: [[SQLiteValue]] = []
-            while try rows.step() {
-                let apnsID = String(decoding: rows.bytes(1), as: UTF8.self)
-                let token: String? = rows.isNull(2) ? nil : String(decoding: rows.bytes(2), as: UTF8.self)
-                updates.append([
-                    SQLiteLookupKey.apnsID(apnsID), token.map(SQLiteLookupKey.token) ?? .null, .integer(rows.int64(0)),
-                ])
-            }
-            let update = try connection.prepare("UPDATE deliveries SET apns_key = ?, token_key = ? WHERE id = ?")
-            for values in updates { try update.run(values) }
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
+    /// The version of the file `connection` has open (`PRAGMA user_version`); nil for a new file (version 0 and no
+    /// table).
+    static func fileVersion(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Int? {
+        let version = try SQLiteBlocks.integer("PRAGMA user_version", [], in: connection) ?? 0
+        if version == 0, try SQLiteBlocks.integer("SELECT count(*) FROM sqlite_master", [], in: connection) == 0 {
+            return nil
         }
+        return Int(version)
     }
 }
 

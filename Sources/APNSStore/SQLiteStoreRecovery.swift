@@ -1,5 +1,6 @@
 import APNSCore
 import Foundation
+import HTTPContract
 
 /// `apns-mock serve --recover`: a store file that failed its check is moved aside (renamed, never deleted), and
 /// every row that can still be read and decoded is copied, with its id, into a fresh file at the usual path.
@@ -38,14 +39,7 @@ public enum SQLiteStoreRecovery {
     /// salvages its readable rows into a fresh store file at `path` for a store keeping `retention`.
     public static func recover(path: String, retention: RetentionPolicy) throws(DeliveryStoreError) -> Report {
         let files = FileManager.default
-        let aside = asidePath(for: path)
-        do {
-            for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
-                try files.moveItem(atPath: path + suffix, toPath: aside + suffix)
-            }
-        } catch {
-            throw .sqlite(code: 14, message: "cannot move \(path) aside to \(aside): \(error)")
-        }
+        let aside = try StoreFileAside.move(path, label: "damaged", at: SystemClock().now())
         let scratch = path + ".salvaging"
         for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: scratch + suffix) }
         defer { for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: scratch + suffix) } }
@@ -82,22 +76,6 @@ public enum SQLiteStoreRecovery {
         }
         fresh.close()
         return salvage.report
-    }
-
-    /// `path.damaged-<UTC time>`, with `-2`, `-3` … if that is taken.
-    static func asidePath(for path: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let base = path + ".damaged-" + formatter.string(from: Date())
-        var candidate = base
-        var number = 2
-        while FileManager.default.fileExists(atPath: candidate) {
-            candidate = base + "-\(number)"
-            number += 1
-        }
-        return candidate
     }
 
     /// The copy in progress: counts, and the tables created in the fresh file.
@@ -202,8 +180,7 @@ public enum SQLiteStoreRecovery {
                 return
             }
             if insert == nil {
-                // An older file's single table becomes a block named for its first row.
-                let table = block.table == SQLiteSchema.legacyTable ? SQLiteSchema.blockTable(firstID: id) : block.table
+                let table = block.table
                 try fresh.execute(SQLiteSchema.createTable(named: table))
                 let names = Self.columns + SQLiteSchema.keyColumns
                 insert = try fresh.prepare(

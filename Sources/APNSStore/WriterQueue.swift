@@ -33,8 +33,8 @@ struct EncodedDelivery: Sendable {
         appendKeys()
     }
 
-    /// `writeJSON` writes the record's JSON (about `jsonCapacity` bytes) into the row's buffer: a row as files before
-    /// schema version 5 hold them (tests of older files).
+    /// `writeJSON` writes the blob (about `jsonCapacity` bytes) into the row's buffer: a row with a blob of the
+    /// caller's choosing (tests of damaged rows).
     init(_ record: DeliveryRecord, id: Int64, jsonCapacity: Int, writeJSON: (inout JSONWriter) -> Void) {
         self.init(columnsOf: record, id: id, blobCapacity: jsonCapacity)
         row.appendBlob(writeContent: writeJSON)
@@ -64,7 +64,7 @@ struct EncodedDelivery: Sendable {
         row.append(text: apnsID)  // apns_id
         row.append(optionalText: record.pushType)  // push_type
         row.append(optionalText: record.topic)  // topic
-        row.append(text: "")  // the search column, kept for older files: search reads the stored record
+        row.append(text: "")  // the search column, empty: search reads the stored record
         self.row = row
     }
 

@@ -168,46 +168,6 @@ struct BlockRetentionTests {
             == Array(Int64(24)...27))
     }
 
-    /// A file of an earlier version (its single `deliveries` table, as today's code before version 6 left it with
-    /// max-count 10 after 12 pushes: ids 3…12) becomes the first block; it goes once all of its ids are retired.
-    @Test func aVersionFiveFileBecomesTheFirstBlock() throws {
-        let directory = try TemporaryDirectory.make()
-        let memory = InMemoryDeliveryStore(retention: RetentionPolicy(maxCount: Self.maxCount, maxAge: nil))
-        defer { memory.close() }
-        Self.append(0..<12, to: [memory])
-        do {
-            let connection = try SQLiteConnection(
-                path: directory.path(SQLiteDeliveryStore.fileName), mode: .readWrite)
-            defer { connection.close() }
-            try connection.execute(SQLiteSchema.createTable + "\nPRAGMA user_version = 5;")
-            let insert = try connection.prepare(SQLiteSchema.insert)
-            for index in 2..<12 { try insert.run(EncodedDelivery(Self.record(index), id: Int64(index + 1)).row) }
-        }
-        let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
-        #expect(try Self.answers(archive, upTo: 12) == Self.answers(memory, upTo: 12), "an archive reads it as it is")
-        #expect(try Self.tables(directory) == ["deliveries"])
-
-        let sqlite = try Self.sqliteStore(directory)
-        defer { sqlite.close() }
-        #expect(try Self.storeAnswers(sqlite, upTo: 12) == Self.storeAnswers(memory, upTo: 12))
-        #expect(try Self.tables(directory) == ["store_meta", "deliveries_3"])
-        Self.append(12..<21, to: [sqlite, memory])
-        #expect(try Self.storeAnswers(sqlite, upTo: 21) == Self.storeAnswers(memory, upTo: 21))
-        #expect(try Self.tables(directory) == [
-            "store_meta", "deliveries_3", "deliveries_13", "deliveries_17", "deliveries_21",
-        ])
-        Self.append(21..<25, to: [sqlite, memory])  // the block starting at 25 retires ids up to 15: 3…12 go
-        #expect(try Self.storeAnswers(sqlite, upTo: 25) == Self.storeAnswers(memory, upTo: 25))
-        #expect(try Self.tables(directory) == [
-            "store_meta", "deliveries_13", "deliveries_17", "deliveries_21", "deliveries_25",
-        ])
-        let version = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readOnly)
-        defer { version.close() }
-        let statement = try version.prepare("PRAGMA user_version")
-        try statement.bind([])
-        #expect(try statement.step() && statement.int64(0) == Int64(SQLiteSchema.version))
-    }
-
     /// With a count limit below the block size the last block holds hidden rows; once every visible row expires,
     /// the age sweep deletes those too, so that the file's highest id does not fall to a hidden row and show them
     /// again.

@@ -100,9 +100,9 @@ import Testing
         #expect(DeliveryRecord.joinedLowercased(parts) == parts.joined(separator: "\n").lowercased())
     }
 
-    /// The insert names exactly the table's columns, so rows written now fit files created before.
+    /// The insert names exactly the table's columns, so rows fit the block tables the writer creates.
     @Test func insertNamesTheSchemasColumns() {
-        let created = SQLiteSchema.createTable.split(separator: "\n")
+        let created = SQLiteSchema.createTable(named: "deliveries_1").split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasSuffix(",") || $0.hasSuffix("NOT NULL") || $0.hasSuffix("INTEGER") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
@@ -110,6 +110,6 @@ import Testing
         let inserted = ["id"] + SQLiteSchema.recordColumns.map(\.name) + ["search", "record"] + SQLiteSchema.keyColumns
         #expect(Set(created) == Set(inserted))
         #expect(created.count == inserted.count)
-        #expect(SQLiteSchema.insert.hasPrefix("INSERT INTO deliveries(id, received_at, "))
+        #expect(SQLiteSchema.insert(rowCount: 1, into: "deliveries_1").hasPrefix("INSERT INTO deliveries_1(id, received_at, "))
     }
 }

@@ -198,9 +198,9 @@ import Testing
         store.close()
         let connection = try SQLiteConnection(path: directory.path(SQLiteDeliveryStore.fileName), mode: .readWrite)
         let impostor = makeRecord(apnsID: "6e1c1b9a-0000-4000-8000-00000000000b")
-        var row = EncodedDelivery(impostor, id: targetID + 1, json: impostor.withID(0).jsonBytes).row.values
+        var row = EncodedDelivery(impostor, id: targetID + 1).row.values
         row[row.count - 2] = SQLiteLookupKey.apnsID(target.apnsID)  // forge the collision
-        // Into the block the store created for the target (schema version 6), which holds the ids after it too.
+        // Into the block the store created for the target, which holds the ids after it too.
         try connection.prepare(SQLiteSchema.insert(rowCount: 1, into: SQLiteSchema.blockTable(firstID: targetID))).run(row)
         connection.close()
 
@@ -209,36 +209,6 @@ import Testing
         #expect(try reopened.delivery(apnsID: target.apnsID)?.id == targetID)
     }
 
-    @Test func aVersionTwoFileLosesItsKeyIndexesWhenTheStoreOpensIt() throws {
-        let directory = try TemporaryDirectory.make()
-        let path = directory.path(SQLiteDeliveryStore.fileName)
-        let connection = try SQLiteConnection(path: path, mode: .readWrite)
-        try connection.execute(SQLiteSchema.createTable)
-        try connection.execute("""
-            CREATE INDEX deliveries_apns_key ON deliveries(apns_key);
-            CREATE INDEX deliveries_token_key ON deliveries(token_key);
-            PRAGMA user_version = 2;
-            """)
-        let record = makeRecord(token: "aa11")
-        try connection.prepare(SQLiteSchema.insert).run(EncodedDelivery(record, id: 1, json: record.withID(0).jsonBytes).row)
-        connection.close()
-
-        let store = try SQLiteDeliveryStore(path: path)
-        #expect(try store.delivery(apnsID: record.apnsID)?.id == 1)
-        #expect(try store.deliveries(DeliveryQuery(filter: DeliveryFilter(token: "aa11"))).map(\.id) == [1])
-        store.close()
-        let check = try SQLiteConnection(path: path, mode: .readOnly)
-        defer { check.close() }
-        let indexes = try check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")
-        try indexes.bind([])
-        var names: [String] = []
-        while try indexes.step() { names.append(String(decoding: indexes.bytes(0), as: UTF8.self)) }
-        #expect(names.isEmpty)  // schema version 4 keeps no index at all
-        // An archive (no in-memory index) still finds both through the key columns.
-        let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
-        #expect(try archive.delivery(apnsID: record.apnsID.uppercased())?.id == 1)
-        #expect(try archive.deliveries(DeliveryQuery(filter: DeliveryFilter(token: "aa11"))).map(\.id) == [1])
-    }
 }
 
 /// The writer's queue takes batches at most every batch interval under load, but never holds back a lone push, a

@@ -48,7 +48,7 @@ extension SQLiteRow {
 }
 
 extension EncodedDelivery {
-    /// `json`: the record's JSON form as files before schema version 5 keep it (id 0); or any other `record` blob.
+    /// `json`: any `record` blob (a damaged or forged one).
     init(_ record: DeliveryRecord, id: Int64, json: [UInt8]) {
         self.init(record, id: id, jsonCapacity: json.count) { writer in json.withUnsafeBytes { writer.appendRaw($0) } }
     }

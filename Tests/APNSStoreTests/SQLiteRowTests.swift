@@ -35,8 +35,8 @@ import Testing
         let directory = try TemporaryDirectory.make()
         let connection = try SQLiteConnection(path: directory.path("rows.sqlite"), mode: .readWrite)
         defer { connection.close() }
-        try connection.execute(SQLiteSchema.createTable)
-        let insert = try connection.prepare(SQLiteSchema.insert)
+        try connection.execute(SQLiteSchema.createTable(named: "deliveries"))
+        let insert = try connection.prepare(SQLiteSchema.insert(rowCount: 1, into: "deliveries"))
         for (offset, record) in Self.records.enumerated() {
             let fromWriter = EncodedDelivery(record, id: 0)
             var assigned = fromWriter
@@ -72,13 +72,13 @@ import Testing
         let directory = try TemporaryDirectory.make()
         let connection = try SQLiteConnection(path: directory.path("rows.sqlite"), mode: .readWrite)
         defer { connection.close() }
-        try connection.execute(SQLiteSchema.createTable)
+        try connection.execute(SQLiteSchema.createTable(named: "deliveries"))
         let records = (0..<SQLiteSchema.rowsPerInsert).map { Self.records[$0 % Self.records.count] }
         let together = records.enumerated().map { offset, record in
             EncodedDelivery(record, id: Int64(offset + 1)).row
         }
-        try connection.prepare(SQLiteSchema.insert(rowCount: together.count)).run(rows: together)
-        let alone = try connection.prepare(SQLiteSchema.insert)
+        try connection.prepare(SQLiteSchema.insert(rowCount: together.count, into: "deliveries")).run(rows: together)
+        let alone = try connection.prepare(SQLiteSchema.insert(rowCount: 1, into: "deliveries"))
         for (offset, record) in records.enumerated() {
             try alone.run(EncodedDelivery(record, id: Int64(1_000 + offset)).row)
         }

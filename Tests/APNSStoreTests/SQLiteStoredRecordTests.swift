@@ -5,9 +5,8 @@ import Testing
 
 @testable import APNSStore
 
-/// Schema version 5 keeps each record packed and self-contained (`SQLiteStoredRecord`) where earlier files kept its
-/// JSON: every shape of record reads back as the same value, and answers with the same bytes, from either form,
-/// through the store and an archive, in a file that holds rows of both.
+/// The `record` blob (`SQLiteStoredRecord`): every shape of record reads back as the same value; anything else
+/// (a damaged blob, the JSON an earlier release wrote) is reported as a corrupt record.
 @Suite struct SQLiteStoredRecordTests {
     static let records: [(String, DeliveryRecord)] = DeliveryCodecTests.records + [
         ("TLS without ALPN or SNI, certificate with every field, fault, warnings, throttled outcome", DeliveryRecord(
@@ -52,31 +51,26 @@ import Testing
         ("fixture Live Activity update", makeRecord(pushType: "liveactivity", liveActivityCode: "ignoredOlderTimestamp")),
     ]
 
-    /// The blob the store writes now, and the JSON an earlier release wrote for the same record.
+    /// The blob the store writes, and the record's JSON.
     static func forms(_ record: DeliveryRecord) -> (packed: [UInt8], json: [UInt8]) {
         (EncodedDelivery(record, id: 0).storedRecord, record.withID(0).jsonBytes)
     }
 
     /// By index: a record's description (a 300 KB payload) would fill the test log.
     @Test(arguments: records.indices)
-    func bothFormsReadBackAsTheSameRecord(_ index: Int) throws {
+    func theStoredBlobReadsBackAsTheSameRecord(_ index: Int) throws {
         let (name, record) = Self.records[index]
         let (packed, json) = Self.forms(record)
         #expect(packed.first == DeliveryCodec.formatTag, "\(name)")
         let receivedAt = record.receivedAt.nanosecondsSinceEpoch
         let fromPacked = try SQLiteStoredRecord.record(packed, id: 5, receivedAt: receivedAt)
-        let fromJSON = try SQLiteStoredRecord.record(json, id: 5, receivedAt: receivedAt)
         #expect(fromPacked == record.withID(5), "\(name)")
-        #expect(fromPacked == fromJSON, "\(name)")
-        #expect(
-            fromPacked.jsonBytes(providerTokenAsObjects: true) == fromJSON.jsonBytes(providerTokenAsObjects: true),
-            "\(name)")
         #expect(packed.count < json.count, "\(name): \(packed.count) packed bytes, \(json.count) of JSON")
     }
 
     /// The count and FNV-1a hash of each sample record's stored blob as `DeliveryCodec` writes it: the bytes on
     /// disk stay the same whatever the codec's code does. The fixture records (`makeRecord`) hold fresh UUIDs: their
-    /// counts only. (Schema 5 wrote tokens and UUIDs more compactly; `DeliveryCodec.decode` still reads them.)
+    /// counts only. (A change here needs a new `SQLiteSchema.version`.)
     static let storedBlobs: [(count: Int, hash: UInt64?)] = [
         (713, 0x2063_49CC_12A3_38A0), (435, nil), (65, 0x0B57_8210_3018_ADB2), (1639, 0x5ADF_0EEA_9815_0A8D),
         (486, 0xEC39_5706_C101_F29A), (128, 0xD41F_C72E_D020_A3C1), (683, 0x9480_EE2B_0BBF_AAC7),
@@ -102,61 +96,11 @@ import Testing
 
     @Test func aDamagedPackedRecordIsReportedAsCorrupt() throws {
         let (packed, _) = Self.forms(DeliveryCodecTests.liveActivity)
-        for damaged in [Array(packed.dropLast()), packed + [0], [DeliveryCodec.formatTag]] {
+        let json = DeliveryCodecTests.liveActivity.withID(0).jsonBytes
+        for damaged in [Array(packed.dropLast()), packed + [0], [DeliveryCodec.formatTag], json] {
             #expect(throws: DeliveryStoreError.corruptRecord(id: 3, detail: "not a packed record")) {
                 try SQLiteStoredRecord.record(damaged, id: 3, receivedAt: 0)
             }
         }
-    }
-
-    /// A version-4 file holding every record as JSON, then opened by the store, which appends every record again
-    /// (packed): each pair reads back equal through the store and an archive, and the filters the reader moves to
-    /// Swift for packed rows (`device`, `q`) select both rows of a pair.
-    @Test func aFileWithRowsOfBothFormsAnswersTheSameForEach() throws {
-        let directory = try TemporaryDirectory.make()
-        let path = directory.path(SQLiteDeliveryStore.fileName)
-        let records = Self.records.map(\.1)
-        do {
-            let connection = try SQLiteConnection(path: path, mode: .readWrite)
-            defer { connection.close() }
-            try connection.execute("PRAGMA journal_mode=WAL")
-            try connection.execute(SQLiteSchema.createTable + "\nPRAGMA user_version = 4;")
-            let insert = try connection.prepare(SQLiteSchema.insert)
-            for (offset, record) in records.enumerated() {
-                try insert.run(EncodedDelivery(record, id: Int64(offset + 1), json: record.withID(0).jsonBytes).row)
-            }
-        }
-        let store = try SQLiteDeliveryStore(path: path, retention: RetentionPolicy(maxCount: 1_000, maxAge: nil))
-        let packedIDs = records.map { appendDurably(store, $0) }
-        let jsonIDs = records.indices.map { Int64($0 + 1) }
-        let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
-        for reader in [store as any DeliveryReader, archive] {
-            for (offset, record) in records.enumerated() {
-                let json = try #require(try reader.delivery(id: jsonIDs[offset]))
-                let packed = try #require(try reader.delivery(id: packedIDs[offset]))
-                #expect(json.withID(0) == packed.withID(0), "record \(offset)")
-                #expect(packed == record.withID(packedIDs[offset]), "record \(offset)")
-                #expect(
-                    json.withID(0).jsonBytes(providerTokenAsObjects: true)
-                        == packed.withID(0).jsonBytes(providerTokenAsObjects: true), "record \(offset)")
-            }
-            for handling in [DeviceHandling.applied, .ignored, .dropped, .throttled] {
-                let expected = records.indices.filter { records[$0].deviceHandling == handling }
-                let found = try reader.deliveries(
-                    DeliveryQuery(filter: DeliveryFilter(device: handling), limit: 1_000, order: .oldestFirst)
-                ).map(\.id)
-                #expect(found == expected.map { jsonIDs[$0] } + expected.map { packedIDs[$0] }, "\(handling)")
-                let newest = try reader.deliveries(DeliveryQuery(filter: DeliveryFilter(device: handling), limit: 1))
-                #expect(newest.map(\.id) == expected.last.map { [packedIDs[$0]] } ?? [], "\(handling)")
-            }
-            for text in ["throttled", "ünïcode", "com.example.app", "54a6ad69", "0123456789ABCDEF0123", "nothing-like-it"] {
-                let expected = records.indices.filter { records[$0].searchText.contains(text.lowercased()) }
-                let found = try reader.deliveries(
-                    DeliveryQuery(filter: DeliveryFilter(text: text), limit: 1_000, order: .oldestFirst)
-                ).map(\.id)
-                #expect(found == expected.map { jsonIDs[$0] } + expected.map { packedIDs[$0] }, "\(text)")
-            }
-        }
-        store.close()
     }
 }

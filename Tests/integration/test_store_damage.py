@@ -160,6 +160,24 @@ def test_a_damaged_retention_limit_is_ignored_not_trusted(store_copy, start_serv
     assert damage.stderr_line(server, "max_count = 10")
 
 
+def test_a_file_of_another_schema_version_is_moved_aside_unread_and_the_store_starts_empty(store_copy, start_server):
+    """Not damage: another release's file. It is kept byte for byte under a name that says what it is."""
+    damage.sql(store_copy, "PRAGMA user_version = 6")
+    before = (pathlib.Path(store_copy) / damage.STORE).read_bytes()
+    server = start_server(data_dir=store_copy)
+    line = damage.stderr_line(server, "schema version 6")
+    assert line and "moved aside" in line, server.stderr
+    moved = [path for path in pathlib.Path(store_copy).glob(damage.STORE + ".v6-moved-*")
+             if not path.name.endswith(("-wal", "-shm"))]
+    assert len(moved) == 1 and str(moved[0]) in line
+    assert moved[0].read_bytes() == before
+    health = get_json(server, "/api/health")
+    assert health["deliveries"] == 0
+    assert any(str(moved[0]) in note for note in health["storeNotes"])
+    pushed = damage.fill(server, 1)
+    assert get_json(server, f"/api/deliveries/{pushed[0]}")["apnsId"].lower() == pushed[0].lower()
+
+
 def test_frames_a_truncated_wal_drops_are_reported_when_the_store_opens(start_server):
     server = start_server()
     damage.fill(server, 50)
