@@ -51,47 +51,36 @@ final class PushApplication: HTTP2Application {
 final class PushConnection: HTTP2ConnectionHandler {
     private let application: PushApplication
     private let authenticator: ConnectionTokenAuthenticator?
-    /// The pipeline's state of this connection, allocated once with it: lent to the pipeline from a fixed address,
-    /// as a class's stored `var` it was checked for exclusivity at run time on every push (`swift_beginAccess`,
-    /// ~70 instructions). Only the connection's event-loop thread uses it.
-    private let state: UnsafeMutablePointer<PushConnectionState>
+    /// The pipeline's state of this connection. Only the connection's event-loop thread uses it.
+    private var state: PushConnectionState
     private let redactions = RedactedAuthorizationMemo()
 
     /// A connection that presented a client certificate authenticates with it, so the stream limit starts high.
     init(application: PushApplication, authenticator: ConnectionTokenAuthenticator?, presentedCertificate: Bool = false) {
         self.application = application
         self.authenticator = authenticator
-        state = .allocate(capacity: 1)
-        state.initialize(
-            to: PushConnectionState(requiresTokenAuthentication: authenticator != nil && !presentedCertificate))
+        state = PushConnectionState(requiresTokenAuthentication: authenticator != nil && !presentedCertificate)
     }
 
-    deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
-    var initialMaxConcurrentStreams: UInt32 { state.pointee.announcedMaxConcurrentStreams }
+    var initialMaxConcurrentStreams: UInt32 { state.announcedMaxConcurrentStreams }
 
     /// The request is handed over by the transport and handed on to the record (moved, not copied).
     func handle(_ request: consuming HTTPRequest, sink: ResponseSink) {
         if application.broadcast?.handleSend(request, authenticator: authenticator, sink: sink) == true { return }
         let started = DispatchTime.now().uptimeNanoseconds
-        let decision = application.decide(request, connection: &state.pointee, authenticator: authenticator)
+        let decision = application.decide(request, connection: &state, authenticator: authenticator)
         let latency = Int64(DispatchTime.now().uptimeNanoseconds - started) / 1000
         let apnsID = decision.record.apnsID
         application.broadcast?.noteDevicePush(request, deviceOutcome: decision.record.liveActivity, apnsID: apnsID)
-        // The answer waits on the sink, so the completion captures the sink alone (no closure context per push).
-        // A black hole sends nothing at all (nothing is held); the stream stays open until the client resets it.
-        // A failed store answers `StoreFailureAnswer` with the record's apns-id, which the held answer carries
-        // (`Verdict.response` is given the draft's apns-id).
-        assert(!decision.sendsResponse || decision.response.headers.first { $0.name == "apns-id" }?.value == apnsID)
-        if decision.sendsResponse { sink.hold(decision.response, actions: decision.actions) }
+        // A black hole sends nothing at all; the stream stays open until the client resets it. A failed store
+        // answers `StoreFailureAnswer` with the record's apns-id instead (the actions still apply).
+        let response = decision.sendsResponse ? decision.response : nil
+        let actions = decision.actions
         application.recorder.record(
             request: request, draft: decision.record, latencyMicroseconds: latency, redactions: redactions
         ) { [sink] stored in
-            sink.sendHeld(
-                replacingResponseWith: stored ? nil : StoreFailureAnswer.response(apnsID: sink.heldHeader("apns-id") ?? ""))
+            guard let response else { return }
+            sink.send(stored ? response : StoreFailureAnswer.response(apnsID: apnsID), actions: actions)
         }
     }
 

@@ -35,7 +35,7 @@ extension HTTP2ServerSession {
         /// next one held, the previous one not (it holds this one).
         @exclusivity(unchecked) var streamID: Int32 = 0
         @exclusivity(unchecked) var next: StreamState?
-        @exclusivity(unchecked) unowned(unsafe) var previous: StreamState?
+        @exclusivity(unchecked) unowned var previous: StreamState?
 
         init(receivedAt: Timestamp, startedAt: UInt64) {
             self.receivedAt = receivedAt

@@ -303,10 +303,9 @@ final class HTTP2ServerSession {
             } else if let streamData {
                 // The body waits on the stream's state, which the read callback finds through the data source
                 // (no lookup by stream id); the state outlives the stream's reads (`streamClosed`).
-                Unmanaged<StreamState>.fromOpaque(streamData)._withUnsafeGuaranteedRef {
-                    $0.responseBody = response.body
-                    $0.responseBodyOffset = 0
-                }
+                let state = Unmanaged<StreamState>.fromOpaque(streamData).takeUnretainedValue()
+                state.responseBody = response.body
+                state.responseBodyOffset = 0
                 var provider = nghttp2_data_provider()
                 provider.source.ptr = streamData
                 provider.read_callback = readStreamBody
@@ -499,8 +498,7 @@ final class HTTP2ServerSession {
             headerFieldsSeen += 1
             return 0
         }
-        // Lent without a retain: the stream is held by `openStreams` for the whole callback.
-        return stream._withUnsafeGuaranteedRef { header(of: $0, name: name, value: value) }
+        return header(of: stream.takeUnretainedValue(), name: name, value: value)
     }
 
     private func header(of stream: StreamState, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Int32 {
@@ -657,11 +655,11 @@ private func session(from userData: UnsafeMutableRawPointer?) -> HTTP2ServerSess
     Unmanaged<HTTP2ServerSession>.fromOpaque(userData!).takeUnretainedValue()
 }
 
-/// Runs `body` on the session without a retain and a release around it: the session owns the nghttp2 session that
-/// is calling back, so it outlives the callback.
+/// Runs `body` on the session whose nghttp2 session is calling back (it owns that session, so it outlives the
+/// callback).
 @inline(__always)
 private func withSession<R>(_ userData: UnsafeMutableRawPointer?, _ body: (HTTP2ServerSession) -> R) -> R {
-    Unmanaged<HTTP2ServerSession>.fromOpaque(userData!)._withUnsafeGuaranteedRef(body)
+    body(Unmanaged<HTTP2ServerSession>.fromOpaque(userData!).takeUnretainedValue())
 }
 
 private func isRequestHeaders(_ frame: UnsafePointer<nghttp2_frame>) -> Bool {
@@ -737,7 +735,6 @@ private let readResponseBody: nghttp2_data_source_read_callback = { _, streamID,
 /// The body of a response whose data source names the stream's state (`respond`).
 private let readStreamBody: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, _ in
     guard let buffer, let flags, let state = source?.pointee.ptr else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
-    return Unmanaged<HTTP2ServerSession.StreamState>.fromOpaque(state)._withUnsafeGuaranteedRef {
-        HTTP2ServerSession.readBody(of: $0, into: buffer, capacity: length, flags: flags)
-    }
+    let stream = Unmanaged<HTTP2ServerSession.StreamState>.fromOpaque(state).takeUnretainedValue()
+    return HTTP2ServerSession.readBody(of: stream, into: buffer, capacity: length, flags: flags)
 }

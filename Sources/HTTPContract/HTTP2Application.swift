@@ -60,39 +60,6 @@ public final class ResponseSink: Sendable {
         destination = .target(target, connectionID: connectionID, streamID: streamID)
     }
 
-    /// An answer set aside by `hold` for `sendHeld`. Written once, on the thread that handles the request, before
-    /// the sink is handed to whatever completes it (a store's queue, whose lock orders the write before the read);
-    /// read once, by the first sender (`answered`).
-    nonisolated(unsafe) private var held: (response: HTTPResponse, actions: [ConnectionAction])?
-
-    /// Sets an answer aside until `sendHeld`: a handler whose answer waits for a completion lets that completion
-    /// capture the sink alone (one object, so no closure context is allocated per request). Call before the sink
-    /// leaves the handling thread.
-    public func hold(_ response: consuming HTTPResponse, actions: consuming [ConnectionAction]) {
-        held = (response, actions)
-    }
-
-    /// The value of the held response's first header named `name` (nil when nothing is held or it has none). For
-    /// the thread that completes the request, before `sendHeld`.
-    public func heldHeader(_ name: String) -> String? {
-        held?.response.headers.first { $0.name == name }?.value
-    }
-
-    /// Sends the held answer (nothing when none is held), or `replacement` with the held actions instead of its
-    /// response. The first send wins, as with `send`.
-    public func sendHeld(replacingResponseWith replacement: HTTPResponse? = nil) {
-        guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged,
-              let answer = held.take()
-        else { return }
-        // Handed on as taken (`consuming` down to the target's queue), not copied there and released here.
-        let (response, actions) = answer
-        if let replacement {
-            deliver(replacement, actions: actions)
-        } else {
-            deliver(response, actions: actions)
-        }
-    }
-
     public func send(_ response: HTTPResponse, actions: [ConnectionAction] = []) {
         guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }

@@ -48,37 +48,3 @@ struct HTTPContractTests {
         #expect(received.first?.2 == 7 && received.first?.3 == 5)
     }
 }
-
-extension HTTPContractTests {
-    final class RecordingTarget: ResponseTarget {
-        let received = Locked<[(Int, [ConnectionAction], Int32)]>([])
-        func deliver(_ response: HTTPResponse, actions: [ConnectionAction], connectionID: UInt64, streamID: Int32) {
-            received.withLock { $0.append((response.status, actions, streamID)) }
-        }
-    }
-
-    @Test("a held answer is sent by sendHeld once, or replaced with its actions kept; nothing held sends nothing")
-    func heldAnswers() {
-        let target = RecordingTarget()
-        let held = ResponseSink(target: target, connectionID: 1, streamID: 3)
-        held.hold(HTTPResponse(status: 200, headers: [HeaderField("apns-id", "A")]), actions: [.setMaxConcurrentStreams(9)])
-        #expect(held.heldHeader("apns-id") == "A" && held.heldHeader("x") == nil)
-        held.sendHeld()
-        held.sendHeld()
-        held.send(HTTPResponse(status: 500))
-
-        let replaced = ResponseSink(target: target, connectionID: 1, streamID: 5)
-        replaced.hold(HTTPResponse(status: 200), actions: [.resetStream(errorCode: 2)])
-        replaced.sendHeld(replacingResponseWith: HTTPResponse(status: 503))
-
-        let empty = ResponseSink(target: target, connectionID: 1, streamID: 7)
-        #expect(empty.heldHeader("apns-id") == nil)
-        empty.sendHeld(replacingResponseWith: HTTPResponse(status: 503))
-        empty.send(HTTPResponse(status: 200))
-
-        let received = target.received.withLock { $0 }
-        #expect(received.map(\.0) == [200, 503], "one answer each for 3 and 5, none for 7 (its first send was sendHeld)")
-        #expect(received.map(\.2) == [3, 5])
-        #expect(received.first?.1 == [.setMaxConcurrentStreams(9)] && received.last?.1 == [.resetStream(errorCode: 2)])
-    }
-}
