@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 import HTTPContract
 
@@ -25,13 +26,8 @@ enum StoreFileAside {
         throw .sqlite(code: 14, message: "cannot move \(path) aside: 1,000 names beside it are taken")
     }
 
-    /// `20261128T150405Z`.
+    /// `20261128T150405Z`: the record's ISO 8601 time (`DeliveryRecord.iso8601`) to the second, without separators.
     static func utcStamp(_ time: Timestamp) -> String {
-        var seconds = time_t(time.nanosecondsSinceEpoch / 1_000_000_000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        String(DeliveryRecord.iso8601(time).prefix(19).filter { $0 != "-" && $0 != ":" }) + "Z"
     }
 }
