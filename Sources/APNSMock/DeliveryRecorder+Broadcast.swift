@@ -14,20 +14,13 @@ extension DeliveryRecorder {
             explanation = Self.describe(operation, answer)
         }
         let record = DeliveryRecord(
-            receivedAt: request.receivedAt, connectionID: request.connection.id,
-            clientAddress: request.connection.remoteAddress, environment: answer.environment,
-            tls: request.connection.tls, method: request.method, path: request.path,
-            deviceToken: nil, headers: Self.recordedHeaders(request),
-            providerToken: answer.sender.map {
-                ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.tokenFingerprint)
-            } ?? answer.presentedToken.map {
-                ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.fingerprint)
-            },
-            payload: request.body, status: answer.status, reason: answer.reason?.rawValue, apnsID: answer.requestID,
+            request: request, environment: answer.environment, deviceToken: nil,
+            providerToken: Self.providerTokenSummary(sender: answer.sender, presented: answer.presentedToken),
+            status: answer.status, reason: answer.reason?.rawValue, apnsID: answer.requestID,
             apnsUniqueID: answer.uniqueID, warnings: answer.warnings, explanation: explanation, ruleID: answer.ruleID,
-            pushType: request.value("apns-push-type"), topic: answer.bundleID,
+            strict: false, pushType: request.value("apns-push-type"), topic: answer.bundleID,
             liveActivity: fanOut.map { RecordedLiveActivityOutcome(code: $0.code, explanation: $0.explanation) },
-            latencyMicroseconds: latencyMicroseconds)
+            latencyMicroseconds: latencyMicroseconds, injected: nil)
         append(record, then: send)
     }
 

@@ -19,7 +19,7 @@ final class DeliveryRecorder: Sendable {
     /// `redactions`: the connection's memo of its last redacted `authorization` value (nil: redact afresh).
     func record(
         request: consuming HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
-        redactions: RedactedAuthorizationMemo? = nil, then send: @escaping @Sendable (_ stored: Bool) -> Void
+        redactions: AuthorizationRedactionMemo? = nil, then send: @escaping @Sendable (_ stored: Bool) -> Void
     ) {
         append(
             Self.record(request: request, draft: draft, latencyMicroseconds: latencyMicroseconds, redactions: redactions),
@@ -29,7 +29,7 @@ final class DeliveryRecorder: Sendable {
     /// The push's delivery record: the request and what the pipeline answered, from the verdict's findings lent
     /// once (each of the verdict's accessors copied the whole verdict to reach into its case).
     static func record(
-        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64, redactions: RedactedAuthorizationMemo?
+        request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64, redactions: AuthorizationRedactionMemo?
     ) -> DeliveryRecord {
         record(
             draft.verdict.findings, request: request, draft: draft, latencyMicroseconds: latencyMicroseconds,
@@ -38,7 +38,7 @@ final class DeliveryRecorder: Sendable {
 
     private static func record(
         _ findings: PushFindings, request: HTTPRequest, draft: DeliveryDraft, latencyMicroseconds: Int64,
-        redactions: RedactedAuthorizationMemo?
+        redactions: AuthorizationRedactionMemo?
     ) -> DeliveryRecord {
         let facts = findings.facts  // once: each read copies the facts out of the findings' box (~250 instructions)
         return DeliveryRecord(
@@ -86,31 +86,16 @@ final class DeliveryRecorder: Sendable {
         }
     }
 
-    /// Pseudo-headers first, then every header in arrival order; the `authorization` value is never stored
-    /// whole: it is reduced to its scheme and a fingerprint (the decoded JWT is kept in `providerToken`).
-    static func recordedHeaders(_ request: HTTPRequest, redactions: RedactedAuthorizationMemo? = nil) -> [HeaderField] {
-        RecordedHeaders.of(request, redactions: redactions)
-    }
-
-    static func redactedAuthorization(_ value: String) -> String {
-        RecordedHeaders.redactedAuthorization(value)
-    }
-
     /// The provider token as the record keeps it: the sender's verified token, or for a refused token what
     /// authentication read of it (its decoded header and claims are not secret and show what was wrong with it).
     static func providerTokenSummary(_ findings: PushFindings) -> ProviderTokenSummary? {
-        if let sender = findings.sender {
+        providerTokenSummary(sender: findings.sender, presented: findings.presentedToken)
+    }
+
+    static func providerTokenSummary(sender: AuthenticatedSender?, presented: PresentedToken?) -> ProviderTokenSummary? {
+        if let sender {
             return ProviderTokenSummary(header: sender.headerJSON, claims: sender.claimsJSON, fingerprint: sender.tokenFingerprint)
         }
-        return findings.presentedToken.map {
-            ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.fingerprint)
-        }
-    }
-
-    static func fingerprint(_ token: String) -> String {
-        VerifiedToken.fingerprint(of: Substring(token))
+        return presented.map { ProviderTokenSummary(header: $0.headerJSON, claims: $0.claimsJSON, fingerprint: $0.fingerprint) }
     }
 }
-
-/// One connection's last `authorization` value and its redaction (`AuthorizationRedactionMemo`).
-typealias RedactedAuthorizationMemo = AuthorizationRedactionMemo

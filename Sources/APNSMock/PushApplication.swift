@@ -26,13 +26,29 @@ final class PushApplication: HTTP2Application {
         self.clock = clock
     }
 
-    /// Runs the pipeline for one push, at the clock's time. Called on the application, so that the pipeline is used
-    /// where it is stored (a call on `application.pipeline` from the connection copied it out, a retain and a
-    /// release of each of its references, per push).
-    func decide(
-        _ request: HTTPRequest, connection: inout PushConnectionState, authenticator: ConnectionTokenAuthenticator?
-    ) -> PushDecision {
-        pipeline.decide(request, connection: &connection, authenticator: authenticator, scripts: scripted, now: clock.now())
+    /// One request on a push connection: a broadcast send goes to the broadcast service; anything else runs the
+    /// pipeline at the clock's time, is recorded, and is answered (with its connection actions) once the record is
+    /// durable. The request is handed on to the record (moved, not copied).
+    func handle(
+        _ request: consuming HTTPRequest, connection: inout PushConnectionState,
+        authenticator: ConnectionTokenAuthenticator?, redactions: AuthorizationRedactionMemo, sink: ResponseSink
+    ) {
+        if broadcast?.handleSend(request, authenticator: authenticator, sink: sink) == true { return }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let decision = pipeline.decide(
+            request, connection: &connection, authenticator: authenticator, scripts: scripted, now: clock.now())
+        let latency = Int64(DispatchTime.now().uptimeNanoseconds - started) / 1000
+        let apnsID = decision.record.apnsID
+        broadcast?.noteDevicePush(request, deviceOutcome: decision.record.liveActivity, apnsID: apnsID)
+        // A black hole sends nothing at all; the stream stays open until the client resets it. A failed store
+        // answers `StoreFailureAnswer` with the record's apns-id instead (the actions still apply).
+        let response = decision.sendsResponse ? decision.response : nil
+        let actions = decision.actions
+        recorder.record(request: request, draft: decision.record, latencyMicroseconds: latency, redactions: redactions) {
+            [sink] stored in
+            guard let response else { return }
+            sink.send(stored ? response : StoreFailureAnswer.response(apnsID: apnsID), actions: actions)
+        }
     }
 
     func connectionOpened(_ connection: ConnectionInfo) -> any HTTP2ConnectionHandler {
@@ -45,15 +61,20 @@ final class PushApplication: HTTP2Application {
             application: self, authenticator: authentication?.makeAuthenticator(),
             presentedCertificate: connection.tls?.clientCertificate != nil)
     }
+
+    func connectionClosed() {
+        recorder.metrics.connectionClosed()
+    }
 }
 
-/// One client connection: its provider-token authenticator and the pipeline's per-connection state.
+/// One client connection: what the application keeps per connection (provider-token authenticator, the pipeline's
+/// state, the last redacted `authorization`); each request goes to `PushApplication.handle` with them.
 final class PushConnection: HTTP2ConnectionHandler {
     private let application: PushApplication
     private let authenticator: ConnectionTokenAuthenticator?
     /// The pipeline's state of this connection. Only the connection's event-loop thread uses it.
     private var state: PushConnectionState
-    private let redactions = RedactedAuthorizationMemo()
+    private let redactions = AuthorizationRedactionMemo()
 
     /// A connection that presented a client certificate authenticates with it, so the stream limit starts high.
     init(application: PushApplication, authenticator: ConnectionTokenAuthenticator?, presentedCertificate: Bool = false) {
@@ -64,27 +85,11 @@ final class PushConnection: HTTP2ConnectionHandler {
 
     var initialMaxConcurrentStreams: UInt32 { state.announcedMaxConcurrentStreams }
 
-    /// The request is handed over by the transport and handed on to the record (moved, not copied).
     func handle(_ request: consuming HTTPRequest, sink: ResponseSink) {
-        if application.broadcast?.handleSend(request, authenticator: authenticator, sink: sink) == true { return }
-        let started = DispatchTime.now().uptimeNanoseconds
-        let decision = application.decide(request, connection: &state, authenticator: authenticator)
-        let latency = Int64(DispatchTime.now().uptimeNanoseconds - started) / 1000
-        let apnsID = decision.record.apnsID
-        application.broadcast?.noteDevicePush(request, deviceOutcome: decision.record.liveActivity, apnsID: apnsID)
-        // A black hole sends nothing at all; the stream stays open until the client resets it. A failed store
-        // answers `StoreFailureAnswer` with the record's apns-id instead (the actions still apply).
-        let response = decision.sendsResponse ? decision.response : nil
-        let actions = decision.actions
-        application.recorder.record(
-            request: request, draft: decision.record, latencyMicroseconds: latency, redactions: redactions
-        ) { [sink] stored in
-            guard let response else { return }
-            sink.send(stored ? response : StoreFailureAnswer.response(apnsID: apnsID), actions: actions)
-        }
+        application.handle(request, connection: &state, authenticator: authenticator, redactions: redactions, sink: sink)
     }
 
     func connectionClosed() {
-        application.recorder.metrics.connectionClosed()
+        application.connectionClosed()
     }
 }

@@ -42,7 +42,7 @@ struct ConformanceSenderCommand: ParsableCommand {
                 .map { ($0, try Scenario.load($0)) }
                 .filter { scenario.isEmpty || scenario.contains($0.1.name) }
         } catch {
-            printError("apns-mock conformance sender: cannot read scenarios in \(directory.path): \(error)")
+            printError("apns-mock conformance sender: cannot read scenarios in \(directory.path) (run it in an apns-mock checkout, or give --scenarios DIR): \(error)")
             throw ExitCode(2)
         }
         if report.list {
@@ -152,12 +152,10 @@ struct ConformanceSenderCommand: ParsableCommand {
         }
     }
 
-    /// `Conformance/...` in the current directory, else in the source tree this binary was built from.
+    /// `Conformance/...` in the current directory: the scenarios, adapters and case tables are files of an
+    /// apns-mock checkout, not part of the binary (the commands name the directory when it is missing).
     static func repositoryFile(_ relative: String) -> URL {
-        let local = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relative)
-        if FileManager.default.fileExists(atPath: local.path) { return local }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(relative)
+        URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(relative)
     }
 
     static func adapterNames() -> [String] {

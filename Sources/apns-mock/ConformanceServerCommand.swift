@@ -89,7 +89,7 @@ struct ConformanceServerCommand: ParsableCommand {
         do {
             all = try ServerCase.loadTable(Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw CommandFailure.usage("cannot read the case table \(path): \(error)")
+            throw CommandFailure.usage("cannot read the case table \(path) (run it in an apns-mock checkout, or give --cases FILE): \(error)")
         }
         let selected = all.filter { item in
             (only.isEmpty || only.contains { item.id.hasPrefix($0) }) && !skip.contains { item.id.hasPrefix($0) }

@@ -123,7 +123,7 @@ import Testing
         if let authority = request.authority { headers.append(HeaderField(":authority", authority)) }
         for header in request.headers {
             headers.append(header.name == "authorization"
-                ? HeaderField("authorization", DeliveryRecorder.redactedAuthorization(header.value)) : header)
+                ? HeaderField("authorization", RecordedHeaders.redactedAuthorization(header.value)) : header)
         }
         let verdict = draft.verdict
         return DeliveryRecord(
@@ -174,7 +174,7 @@ import Testing
     }
 
     @Test func theRecorderBuildsTheReferenceRecord() {
-        let memo = RedactedAuthorizationMemo()
+        let memo = AuthorizationRedactionMemo()
         for (number, test) in Self.cases.enumerated() {
             let record = DeliveryRecorder.record(
                 request: test.request, draft: test.draft, latencyMicroseconds: test.latency,
@@ -189,7 +189,7 @@ import Testing
     /// Through each engine (the same encoded rows): every record reads back as the reference record.
     @Test(arguments: Engine.allCases)
     func theStoreGivesBackTheReferenceRecord(engine: Engine) throws {
-        let memo = RedactedAuthorizationMemo()
+        let memo = AuthorizationRedactionMemo()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("round-trip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let retention = RetentionPolicy(maxCount: 10_000, maxAge: nil)

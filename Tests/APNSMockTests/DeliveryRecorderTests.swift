@@ -8,7 +8,7 @@ import Testing
     @Test func theAuthorizationValueIsNeverRecordedWhole() {
         let request = HTTPRequest(method: "POST", path: "/3/device/aa", authority: "localhost",
                                   headers: [HeaderField("authorization", "bearer \(Self.jwt)"), HeaderField("apns-topic", "t")])
-        let headers = DeliveryRecorder.recordedHeaders(request)
+        let headers = RecordedHeaders.of(request)
         #expect(!headers.contains { $0.value.contains(Self.jwt) })
         #expect(headers.map(\.name) == [":method", ":path", ":scheme", ":authority", "authorization", "apns-topic"])
         #expect(headers.first { $0.name == "authorization" }?.value.hasPrefix("bearer <redacted fingerprint:") == true)
@@ -23,14 +23,14 @@ import Testing
         let expected = parts.count == 2
             ? "\(parts[0]) <redacted fingerprint:\(VerifiedToken.fingerprint(of: parts[1]))>"
             : value.isEmpty ? "" : "\(parts.first.map(String.init) ?? "") <redacted>"
-        #expect(DeliveryRecorder.redactedAuthorization(value) == expected)
+        #expect(RecordedHeaders.redactedAuthorization(value) == expected)
     }
 
     /// A connection's memo gives each value its own redaction, whether it repeats the previous value or not.
     @Test func theConnectionMemoRedactsEachValueAsAfresh() {
-        let memo = RedactedAuthorizationMemo()
+        let memo = AuthorizationRedactionMemo()
         for value in ["bearer \(Self.jwt)", "bearer \(Self.jwt)", "bearer other", "", "bearer \(Self.jwt)", "Bearer x"] {
-            #expect(memo.redaction(of: value) == DeliveryRecorder.redactedAuthorization(value))
+            #expect(memo.redaction(of: value) == RecordedHeaders.redactedAuthorization(value))
         }
     }
 

@@ -104,3 +104,13 @@ def test_a_tls_server_that_chooses_http11_in_alpn_is_reported(tmp_path):
     assert "FAIL  transport.http2" in graded.stdout and "chose http/1.1 in ALPN" in graded.stdout
     assert pushed.returncode == 2
     assert "speaks HTTP/1.1 only" in pushed.stderr
+
+
+def test_outside_a_checkout_the_case_table_is_named_not_looked_up_in_the_build_tree(server, tmp_path):
+    """The case table is a file of an apns-mock checkout: run elsewhere (as from the tarball), the command names
+    the file it looked for and how to give one, instead of reading the tree the binary was built from."""
+    result = subprocess.run([BINARY, "conformance", "server", f"https://localhost:{server.tls_port}"],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=TIMEOUT)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert str(tmp_path / "Conformance" / "cases" / "device-push.json") in result.stderr
+    assert "--cases FILE" in result.stderr
