@@ -232,17 +232,14 @@ public struct JSONParser {
         return run
     }
 
-    /// ASCII bytes as a string. Up to 15 of them (nearly every key and value of a push payload) are put straight
-    /// into the two words of a small string, as the standard library lays it out (its ABI): the bytes in order,
-    /// then the flags (immortal, small, ASCII) and the count in the top byte. `String(decoding:as:)` checked the
-    /// bytes again and went through its general path (~200 instructions a string). The layout is checked once
-    /// against a string the standard library made (`SmallASCIIString.layoutHolds`); where it differs, and for
-    /// longer text, the bytes go through `String(decoding:as:)`.
-    static func asciiText(_ ascii: UnsafeBufferPointer<UInt8>) -> String {
-        guard ascii.count <= SmallASCIIString.capacity, SmallASCIIString.layoutHolds else {
-            return String(decoding: ascii, as: UTF8.self)
+    /// ASCII bytes as a string, copied straight into the string's storage (a small string up to 15 bytes, as
+    /// nearly every key and value of a push payload is). `String(decoding:as:)` checked the bytes for ASCII again
+    /// and went through its repairing path.
+    private static func asciiText(_ ascii: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: ascii.count) { storage in
+            _ = storage.initialize(fromContentsOf: ascii)
+            return ascii.count
         }
-        return SmallASCIIString.make(ascii)
     }
 
     private mutating func parseEscape() throws(JSONParseError) -> Unicode.Scalar {
@@ -298,40 +295,6 @@ public struct JSONParser {
         default: nil
         }
     }
-}
-
-/// A small string built from its bytes (see `JSONParser.asciiText`).
-enum SmallASCIIString {
-    /// The most bytes a small string holds on 64-bit platforms.
-    static let capacity = 15
-
-    /// The small string of up to 15 ASCII bytes (unchecked: the caller knows they are ASCII, and that
-    /// `layoutHolds`).
-    static func make(_ ascii: UnsafeBufferPointer<UInt8>) -> String {
-        unsafeBitCast(words(ascii), to: String.self)
-    }
-
-    /// The two words of that string: the bytes in order, then the flags and the count in the top byte.
-    private static func words(_ ascii: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
-        var words: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(ascii)) }
-        words.1 |= (0xE0 | UInt64(ascii.count)) << 56
-        return words
-    }
-
-    /// Whether `make` gives the very string the standard library makes from the same bytes, for every length
-    /// from 0 to 15 (a 64-bit little-endian platform with this layout).
-    static let layoutHolds: Bool = {
-        guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return false }
-        let sample = Array("0123456789abcde".utf8)
-        return sample.withUnsafeBufferPointer { sample in
-            (0...capacity).allSatisfy { count in
-                let bytes = UnsafeBufferPointer(rebasing: sample[0..<count])
-                let made = String(decoding: bytes, as: UTF8.self)
-                return unsafeBitCast(made, to: (UInt64, UInt64).self) == words(bytes)
-            }
-        }
-    }()
 }
 
 /// Why bytes are not JSON, with the byte offset where parsing stopped.
