@@ -33,21 +33,10 @@ extension Reason {
     /// `{"reason":"<this reason>"}`, the error body of a rejection without a timestamp (every status but 410),
     /// written once per reason: a rejected push shares the bytes instead of building them.
     public var errorBodyBytes: [UInt8] {
-        // Indexed by the case's tag byte (a case-less enum's tags follow declaration order, as `allCases` does;
-        // checked once when the table is made). A dictionary would hash the raw value string on every push.
-        let tag = Int(withUnsafeBytes(of: self) { $0[0] })
-        guard let bodies = Self.errorBodiesByTag, tag < bodies.count else {
-            return ErrorBody(reason: rawValue).jsonBytes
-        }
-        return bodies[tag]
+        for (reason, body) in Self.errorBodies where reason == self { return body }
+        return ErrorBody(reason: rawValue).jsonBytes
     }
 
-    /// Every reason's body in `allCases` order; nil if a reason's tag byte were not its position there.
-    private static let errorBodiesByTag: [[UInt8]]? = {
-        guard MemoryLayout<Reason>.size == 1 else { return nil }
-        for (position, reason) in allCases.enumerated() where withUnsafeBytes(of: reason, { $0[0] }) != position {
-            return nil
-        }
-        return allCases.map { ErrorBody(reason: $0.rawValue).jsonBytes }
-    }()
+    /// Every reason with its body (a dictionary would hash the raw value string on every rejected push).
+    private static let errorBodies: [(Reason, [UInt8])] = allCases.map { ($0, ErrorBody(reason: $0.rawValue).jsonBytes) }
 }

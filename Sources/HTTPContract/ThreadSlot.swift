@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 /// A small number per thread, handed out in the order threads first ask (1, 2, 3, ...), so that the first few
-/// threads of a process (the event loops) map to distinct slots of a per-thread table (the in-memory store's
-/// packers, the metrics' request counters): each thread then touches its own entry, not one every event-loop thread
-/// writes per push (a lock and a cache line bouncing between cores).
+/// threads of a process (the event loops) map to distinct slots of a per-thread table (the metrics' request
+/// counters): each thread then touches its own entry, not one every event-loop thread writes per push (a lock and a
+/// cache line bouncing between cores).
 public enum ThreadSlot {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

@@ -122,7 +122,7 @@ extension LiveActivityPayloadChecker {
     }
 
     /// Adds the warning that content-state was not checked. With no schemas configured every push gets it, so when
-    /// it is the first warning the warnings become this thread's array that holds it (no array allocated and no
+    /// it is the first warning the warnings become the one array that holds it (no array allocated and no
     /// warning made per push; a later warning copies the array as it is appended).
     private static func appendUncheckedWarning(
         _ context: LiveActivityCheckContext, into report: inout LiveActivityPayloadReport
@@ -132,37 +132,14 @@ extension LiveActivityPayloadChecker {
             return
         }
         if report.warnings.isEmpty {
-            report.warnings = NoSchemasWarnings.ofThisThread
+            report.warnings = noSchemasWarnings
         } else {
-            report.warnings.append(contentsOf: NoSchemasWarnings.ofThisThread)
+            report.warnings.append(contentsOf: noSchemasWarnings)
         }
     }
 
-    /// The warning of a push checked with no schemas configured, alone: one array per thread, not one shared by
-    /// all, whose reference count every event-loop thread would change for every push (one cache line bouncing
-    /// between cores).
-    private enum NoSchemasWarnings {
-        private final class Holder {
-            let warnings = [LiveActivityWarningCode.contentStateUnchecked.warning(noSchemasReason)]
-        }
-
-        private static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            pthread_key_create(&key) { holder in
-                if let holder { Unmanaged<Holder>.fromOpaque(holder).release() }
-            }
-            return key
-        }()
-
-        static var ofThisThread: [PushWarning] {
-            if let holder = pthread_getspecific(key) {
-                return Unmanaged<Holder>.fromOpaque(holder).takeUnretainedValue().warnings
-            }
-            let holder = Holder()
-            pthread_setspecific(key, Unmanaged.passRetained(holder).toOpaque())
-            return holder.warnings
-        }
-    }
+    /// The warning of a push checked with no schemas configured, alone, made once.
+    private static let noSchemasWarnings = [LiveActivityWarningCode.contentStateUnchecked.warning(noSchemasReason)]
 
     private static func uncheckedReason(_ context: LiveActivityCheckContext) -> String {
         if context.schemas.isEmpty { return noSchemasReason }
