@@ -125,8 +125,8 @@ package final class MockServer: Sendable {
         }
     }
 
-    /// What the store found when it opened that lost or ignored something (dropped WAL frames, retention
-    /// metadata that failed its check): `serve` prints each on standard error.
+    /// What the store found when it opened that it lost, moved or mended (dropped WAL frames, a file of another
+    /// schema version moved aside): `serve` prints each on standard error.
     package var storeNotes: [String] { store.problems.openNotes }
 
     /// The store in `directory`; with `recover`, one that fails its check is salvaged first (`SQLiteStoreRecovery`).

@@ -108,9 +108,11 @@ public enum DeliveryStoreError: Error, Sendable, Equatable, CustomStringConverti
 }
 
 /// How much the store keeps. Enforced by the writer after each group commit, so disk and memory stay flat under
-/// sustained load.
+/// sustained load. The in-memory store keeps exactly this; the SQLite store drops whole blocks of rows, so it keeps
+/// the newest `maxCount` to `maxCount` + one block (`SQLiteSchema.blockSize`) less one, and a record at least `maxAge`
+/// and at most about `maxAge` × 17/16 (`SQLiteDeliveryWriter.applyRetention`).
 public struct RetentionPolicy: Sendable, Hashable {
-    /// Keep at most this many records (the newest).
+    /// Keep this many records (the newest).
     public var maxCount: Int
     /// Drop records received longer ago than this (nil: no age limit).
     public var maxAge: Duration?

@@ -1,7 +1,6 @@
 import APNSCore
 /// The block tables of a store file (`SQLiteSchema`) as one read sees them: each `deliveries_<firstID>` holds the
-/// ids from its first up to the next block's first (the last block: every later id), and the rows below
-/// `firstVisible` are retired by count retention but still in a block not yet dropped, so every read skips them.
+/// ids from its first up to the next block's first (the last block: every later id).
 struct SQLiteBlocks {
     struct Block {
         let table: String
@@ -14,8 +13,6 @@ struct SQLiteBlocks {
 
     /// Oldest first.
     let blocks: [Block]
-    /// The lowest id a read may answer (`Int64.min`: no row is hidden).
-    private(set) var firstVisible = Int64.min
 
     /// The file's blocks, from `sqlite_master` (in the caller's transaction, if any).
     init(_ connection: SQLiteConnection) throws(DeliveryStoreError) {
@@ -34,19 +31,17 @@ struct SQLiteBlocks {
         self.blocks = blocks
     }
 
-    /// Hides the rows count retention has retired: those more than `maxCount` below the file's highest id (what the
-    /// writer's retention keeps, `SQLiteDeliveryWriter.applyRetention`). nil: no count limit known (a new file, or
-    /// one whose limit failed its check), nothing hidden.
-    mutating func hideRetired(maxCount: Int?, in connection: SQLiteConnection) throws(DeliveryStoreError) {
-        guard let maxCount else { return }
-        firstVisible = Self.firstVisible(maxID: try maxID(connection), maxCount: maxCount)
+    /// How many of the oldest blocks (first ids `firstIDs`, oldest first) count retention drops once the file holds
+    /// the ids up to `lastID`: each whose drop leaves at least `maxCount` ids (the rows from the next block's first
+    /// through `lastID`), never the last. Dropped as soon as that holds, a file keeps between `maxCount` and
+    /// `maxCount` + one block of ids.
+    static func retired(_ firstIDs: [Int64], lastID: Int64, maxCount: Int) -> Int {
+        var count = 0
+        while count + 1 < firstIDs.count, lastID - firstIDs[count + 1] + 1 >= Int64(maxCount) { count += 1 }
+        return count
     }
 
-    static func firstVisible(maxID: Int64, maxCount: Int) -> Int64 {
-        maxID - Int64(maxCount) + 1
-    }
-
-    /// The highest id in the file (hidden rows count: they are retired, not gone), 0 for none.
+    /// The highest id in the file, 0 for none.
     func maxID(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Int64 {
         for block in blocks.reversed() {
             if let id = try Self.integer("SELECT max(id) FROM \(block.table)", [], in: connection) { return id }
@@ -66,15 +61,13 @@ struct SQLiteBlocks {
         return statement.int64(0)
     }
 
-    /// The block that may hold `id`, if it is visible.
+    /// The block that may hold `id`.
     func block(holding id: Int64) -> Block? {
-        guard id >= firstVisible else { return nil }
-        return blocks.last { $0.firstID <= id }
+        blocks.last { $0.firstID <= id }
     }
 
-    /// The blocks that may hold visible ids in `low...high`, oldest first or newest first.
+    /// The blocks that may hold ids in `low...high`, oldest first or newest first.
     func blocks(from low: Int64, through high: Int64, newestFirst: Bool) -> [Block] {
-        let low = max(low, firstVisible)
         guard low <= high else { return [] }
         let overlapping = blocks.filter { $0.firstID <= high && $0.lastID >= low }
         return newestFirst ? overlapping.reversed() : overlapping

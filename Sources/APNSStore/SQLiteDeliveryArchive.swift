@@ -25,7 +25,7 @@ public final class SQLiteDeliveryArchive: DeliveryReader {
                     message: "\(path) has schema version \(version), not \(SQLiteSchema.version): this release does "
                         + "not read it (a server of this release moves it aside when it opens the directory)")
             }
-            return try SQLiteDeliveryReader(connection: connection)
+            return SQLiteDeliveryReader(connection: connection)
         }
     }
 

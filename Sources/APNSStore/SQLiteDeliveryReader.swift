@@ -1,33 +1,26 @@
 import APNSCore
 import Foundation
 
-/// The query side of the SQLite store: turns a `DeliveryQuery` into SQL and rows back into records. Owns one
-/// connection; callers serialize access (the store keeps it in a mutex).
+/// The query side of the SQLite store and of an archive: turns a `DeliveryQuery` into SQL and rows back into
+/// records. Owns one connection; callers serialize access (the store keeps it in a mutex). The file has no index
+/// (`SQLiteSchema`): a lookup by apns-id or token scans the blocks newest first, comparing the integer key column
+/// before the text, and stops at the first match (an apns-id) or once `limit` rows match.
 final class SQLiteDeliveryReader {
     private let connection: SQLiteConnection
-    /// The store's in-memory index of the lookup keys (`SQLiteLookupKey`). An archive has none: it filters on the
-    /// key columns in SQL, by scanning (a command-line read, not the request path).
-    private let lookups: SQLiteLookupIndex?
-
-    /// Rowids per `IN (...)` statement when reading an index's candidate rows.
-    static let candidateChunk = 256
 
     /// The rows the last `deliveries` left out because their record could not be decoded, oldest first.
     private(set) var skipped: [UndecodableDelivery] = []
 
-    init(connection: SQLiteConnection, lookups: SQLiteLookupIndex? = nil) throws(DeliveryStoreError) {
+    init(connection: SQLiteConnection) {
         self.connection = connection
-        self.lookups = lookups
     }
 
-    /// Runs `body` in one read transaction, with the file's blocks and hidden rows as of its snapshot: a read of
-    /// several blocks sees one state of the file, and hides exactly the rows retention had retired in it.
+    /// Runs `body` in one read transaction, with the file's blocks as of its snapshot: a read of several blocks sees
+    /// one state of the file.
     private func inSnapshot<T>(_ body: (SQLiteBlocks) throws(DeliveryStoreError) -> T) throws(DeliveryStoreError) -> T {
         try connection.execute("BEGIN")
         defer { try? connection.execute("COMMIT") }
-        var blocks = try SQLiteBlocks(connection)
-        try blocks.hideRetired(maxCount: try SQLiteSchema.storedMaxCount(connection), in: connection)
-        return try body(blocks)
+        return try body(try SQLiteBlocks(connection))
     }
 
     /// The records `query` selects; a row whose record cannot be decoded is left out and listed in `skipped`.
@@ -65,13 +58,8 @@ final class SQLiteDeliveryReader {
         if let afterID = query.afterID { add("id > ?", .integer(afterID)) }
         if let beforeID = query.beforeID { add("id < ?", .integer(beforeID)) }
         let filter = query.filter
-        var candidates: [Int64]? = nil
         if let token = filter.token {
-            if let lookups {
-                candidates = lookups.rows(tokenKey: SQLiteLookupKey.tokenKey(token))
-            } else {
-                add("token_key = ?", SQLiteLookupKey.token(token))
-            }
+            add("token_key = ?", SQLiteLookupKey.token(token))
             add("token = ?", .text(token))
         }
         if let topic = filter.topic { add("topic = ?", .text(topic)) }
@@ -81,19 +69,6 @@ final class SQLiteDeliveryReader {
         if let accepted = filter.accepted { clauses.append(accepted ? "status = 200" : "status <> 200") }
         if let since = filter.since { add("received_at >= ?", .integer(since.nanosecondsSinceEpoch)) }
         if let until = filter.until { add("received_at < ?", .integer(until.nanosecondsSinceEpoch)) }
-        // `received_at` has no index: the live store narrows the id range from the receive times
-        // it keeps in memory, so SQL reads only the rows between the first and the last match.
-        if let lookups, filter.since != nil || filter.until != nil,
-            let bounds = lookups.idBounds(
-                receivedSince: filter.since?.nanosecondsSinceEpoch, before: filter.until?.nanosecondsSinceEpoch)
-        {
-            if filter.since != nil { add("id >= ?", .integer(bounds.lowest)) }
-            if filter.until != nil {
-                clauses.append("(id <= ? OR id > ?)")
-                values += [.integer(bounds.highest), .integer(bounds.lastIndexed)]
-            }
-        }
-        if blocks.firstVisible > .min { add("id >= ?", .integer(blocks.firstVisible)) }
         let newestFirst = query.order == .newestFirst
         let order = newestFirst ? "DESC" : "ASC"
         let limit = max(0, query.limit)
@@ -102,36 +77,16 @@ final class SQLiteDeliveryReader {
         // `device` (the record's Live Activity outcome).
         let decidedInSwift = !(filter.text ?? "").isEmpty || filter.device != nil
         let confirm: (DeliveryRecord) -> Bool = { record in !decidedInSwift || filter.matches(record) }
+        // Block by block in the query's order, until `limit` match.
+        let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        let limitClause = decidedInSwift ? "" : " LIMIT ?"
         var result: [DeliveryRecord] = []
-        guard let candidates else {
-            // Block by block in the query's order, until `limit` match.
-            let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-            let limitClause = decidedInSwift ? "" : " LIMIT ?"
-            for block in blocks.blocks(from: low, through: high, newestFirst: newestFirst) where result.count < limit {
-                let remaining = limit - result.count
-                result += try records(
-                    "SELECT \(Self.columns) FROM \(block.table)\(whereClause) ORDER BY id \(order)\(limitClause)",
-                    decidedInSwift ? values : values + [.integer(Int64(remaining))],
-                    limit: remaining, then: confirm)
-            }
-            return result
-        }
-        // The index named the candidate rows: read them in the query's order, a chunk of rowids of one block at a
-        // time, with the other clauses in SQL, until `limit` match.
-        let ordered = newestFirst ? Array(candidates.reversed()) : candidates
         for block in blocks.blocks(from: low, through: high, newestFirst: newestFirst) where result.count < limit {
-            let inBlock = ordered.filter { block.holds($0) && $0 >= blocks.firstVisible }
-            var start = 0
-            while result.count < limit, start < inBlock.count {
-                let chunk = inBlock[start..<min(start + Self.candidateChunk, inBlock.count)]
-                start += chunk.count
-                let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                let whereClause = " WHERE id IN (\(placeholders))"
-                    + (clauses.isEmpty ? "" : " AND " + clauses.joined(separator: " AND "))
-                result += try records(
-                    "SELECT \(Self.columns) FROM \(block.table)\(whereClause) ORDER BY id \(order)",
-                    chunk.map { .integer($0) } + values, limit: limit - result.count, then: confirm)
-            }
+            let remaining = limit - result.count
+            result += try records(
+                "SELECT \(Self.columns) FROM \(block.table)\(whereClause) ORDER BY id \(order)\(limitClause)",
+                decidedInSwift ? values : values + [.integer(Int64(remaining))],
+                limit: remaining, then: confirm)
         }
         return result
     }
@@ -145,26 +100,16 @@ final class SQLiteDeliveryReader {
         }
     }
 
+    /// The newest row with this apns-id (ASCII case folded, as `COLLATE NOCASE`): a scan of the blocks, newest
+    /// first, that compares the key column and reads the text only where the key matches.
     func delivery(apnsID: String) throws(DeliveryStoreError) -> DeliveryRecord? {
         try inSnapshot { blocks throws(DeliveryStoreError) in
-            if let lookups {
-                guard let row = lookups.newestRow(apnsKey: SQLiteLookupKey.apnsIDKey(apnsID)) else { return nil }
-                if let block = blocks.block(holding: row), let record = try records(
-                    "SELECT \(Self.columns) FROM \(block.table) WHERE id = ? AND apns_id = ? COLLATE NOCASE",
-                    [.integer(row), .text(apnsID)], skipping: false
-                ).first {
-                    return record
-                }
-                // The newest row with this key holds another apns-id (a 64-bit key collision), or is hidden: ask
-                // SQL, which scans.
-            }
-            let condition = "apns_key = ? AND apns_id = ? COLLATE NOCASE"
             let values: [SQLiteValue] = [SQLiteLookupKey.apnsID(apnsID), .text(apnsID)]
-            for block in blocks.blocks(from: .min, through: .max, newestFirst: true) {
+            for block in blocks.blocks.reversed() {
                 if let record = try records(
-                    "SELECT \(Self.columns) FROM \(block.table) WHERE \(condition) AND id >= ? "
+                    "SELECT \(Self.columns) FROM \(block.table) WHERE apns_key = ? AND apns_id = ? COLLATE NOCASE "
                         + "ORDER BY id DESC LIMIT 1",
-                    values + [.integer(blocks.firstVisible)], skipping: false
+                    values, skipping: false
                 ).first {
                     return record
                 }
@@ -176,12 +121,9 @@ final class SQLiteDeliveryReader {
     func count() throws(DeliveryStoreError) -> Int {
         try inSnapshot { blocks throws(DeliveryStoreError) in
             var count: Int64 = 0
-            for block in blocks.blocks(from: .min, through: .max, newestFirst: false) {
-                // A block wholly visible is counted without reading its rows' ids (SQLite's b-tree count).
-                count += try SQLiteBlocks.integer(
-                    block.firstID >= blocks.firstVisible
-                        ? "SELECT count(*) FROM \(block.table)" : "SELECT count(*) FROM \(block.table) WHERE id >= ?",
-                    block.firstID >= blocks.firstVisible ? [] : [.integer(blocks.firstVisible)], in: connection) ?? 0
+            for block in blocks.blocks {
+                // SQLite's b-tree count: the rows' ids are not read.
+                count += try SQLiteBlocks.integer("SELECT count(*) FROM \(block.table)", [], in: connection) ?? 0
             }
             return Int(count)
         }

@@ -30,7 +30,6 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     // `reader` is only used with `readerLock` held; everything else is Sendable.
     private let readerLock = NSLock()
     private let reader: SQLiteDeliveryReader
-    private let lookups: SQLiteLookupIndex
     /// The writer thread; `close()` joins it, so the writer and its SQLite statements are released on that thread
     /// before `close()` returns, not later while the process exits.
     private let writerThread: JoinableThread
@@ -73,6 +72,11 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
     ) throws(DeliveryStoreError) {
         self.path = path
         var notes: [String] = []
+        if let wal = try StoreFileAside.restoreInterruptedMove(path) {
+            notes.append(
+                "an earlier move of \(path) aside was interrupted after its WAL was moved to \(wal): the WAL was put "
+                    + "back beside the file before it was opened")
+        }
         // What the WAL holds before SQLite reads it (and drops what follows its last complete commit).
         var writtenWAL = SQLiteStoreCheck.writtenWALFrames(walPath: path + "-wal")
         var writeConnection = try SQLiteConnection(path: path, mode: .readWrite)
@@ -113,9 +117,8 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         try writeConnection.execute("PRAGMA journal_mode=WAL")
         try writeConnection.execute(durability == .powerLoss ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
         try writeConnection.execute("PRAGMA journal_size_limit=\(64 << 20)")
-        // 16 MiB of page cache for the writer: it appends, and with no index on a random key (`SQLiteSchema`) it
-        // touches the table's and the `received_at` index's last pages and retention's first ones. (64 MiB held
-        // ~48 MB more resident memory for nothing measurable.)
+        // 16 MiB of page cache for the writer: it appends, and with no index (`SQLiteSchema`) it touches the last
+        // block's last pages. (64 MiB held ~48 MB more resident memory for nothing measurable.)
         try writeConnection.execute("PRAGMA cache_size=-16384")
         // No automatic checkpoints on the writer: `SQLiteCheckpointer` runs them on its own thread every 4 MiB of
         // WAL (`SQLiteDeliveryWriter.bytesPerCheckpoint`).
@@ -126,17 +129,14 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         if let writtenWAL, let note = SQLiteStoreCheck.droppedFramesNote(walPath: path + "-wal", written: writtenWAL) {
             notes.append(note)
         }
-        notes += try SQLiteSchema.prepare(writeConnection, maxCount: retention.maxCount)
-        let readConnection = try SQLiteConnection(path: path, mode: .readWrite)
-        let lookups = SQLiteLookupIndex()
-        let reader = try SQLiteDeliveryReader(connection: readConnection, lookups: lookups)
+        try SQLiteSchema.prepare(writeConnection, maxCount: retention.maxCount)
+        let reader = SQLiteDeliveryReader(connection: try SQLiteConnection(path: path, mode: .readWrite))
         let lastID = try reader.maxID()
         self.reader = reader
-        self.lookups = lookups
         queue = WriterQueue(lastID: lastID)
         signal = DurableSignal(durableID: lastID)
         let writer = try SQLiteDeliveryWriter(
-            connection: writeConnection, checkpointer: try SQLiteCheckpointer(path: path), lookups: lookups,
+            connection: writeConnection, checkpointer: try SQLiteCheckpointer(path: path),
             retention: retention, clock: clock, signal: signal, syncOnRestart: durability == .powerLoss,
             blockSize: blockSize)
         do {
@@ -207,7 +207,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
 
     public var problems: StoreProblems { knownProblems.withLock { $0 } }
 
-    /// Checks the file (`SQLiteStoreCheck.quickCheck`) and decodes every visible row, a page at a time (reads
+    /// Checks the file (`SQLiteStoreCheck.quickCheck`) and decodes every row, a page at a time (reads
     /// and pushes go on between pages); what it finds replaces what reads had found.
     public func check() throws(DeliveryStoreError) -> StoreCheckReport {
         let clock = ContinuousClock()
@@ -231,9 +231,6 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
             problems: problems, rows: rows, undecodable: Array(undecodable.prefix(StoreProblems.listLimit)),
             undecodableCount: undecodable.count, seconds: (clock.now - start).inSeconds)
     }
-
-    /// Rows in the in-memory lookup index (tests: it must match the rows the file holds).
-    var indexedRowCount: Int { lookups.count }
 
     public func count() throws(DeliveryStoreError) -> Int {
         try withReader { reader throws(DeliveryStoreError) in try reader.count() }
@@ -267,7 +264,7 @@ public final class SQLiteDeliveryStore: DeliveryStore, @unchecked Sendable {
         signal.close()
     }
 
-    /// Reads every visible row, a page at a time (reads and pushes go on between pages), until the store closes;
+    /// Reads every row, a page at a time (reads and pushes go on between pages), until the store closes;
     /// returns how many rows it read and those it could not decode (100,000 rows: 0.6 s on a release build).
     private func decodeEveryRow() throws(DeliveryStoreError) -> (rows: Int, undecodable: [UndecodableDelivery]) {
         var undecodable: [UndecodableDelivery] = []

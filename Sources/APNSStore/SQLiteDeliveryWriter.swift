@@ -15,11 +15,13 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private var nextBlockStart = Int64.min
     /// Ids per block (`SQLiteSchema.blockSize`).
     private let blockSize: Int64
-    /// The lowest id count retention keeps after the last commit: the rows below it are hidden from every read
-    /// until their block is dropped.
-    private var firstVisible = Int64.min
-    /// Rows visible at the last commit that this transaction's block drops took (`dropBlocks`).
-    private var retiredInTransaction = 0
+    /// With an age limit, a new block also starts once a row arrives this long after the current block's first
+    /// (a sixteenth of `maxAge`, at least a second): age retention drops whole blocks, so a row outlives `maxAge` by
+    /// at most about this (`applyRetention`). `Int64.max`: no age limit.
+    private let blockSpan: Int64
+    /// The receive time of the current block's first row plus `blockSpan`: an append received from then on starts
+    /// a new block.
+    private var nextBlockTime = Int64.max
     /// The rows of the group not yet inserted (fewer than `rowsPerInsert`); kept for its capacity.
     private var pendingRows: [SQLiteRow] = []
     /// Each transaction's BEGIN and COMMIT, prepared once (`execute` parsed them again for every group).
@@ -30,7 +32,6 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private let signal: DurableSignal
     private var lastAgeSweep = Timestamp.zero
     private let checkpointer: SQLiteCheckpointer
-    private let lookups: SQLiteLookupIndex
     private var framesAtLastRequest = 0
     /// WAL bytes between checkpoint requests: 4 MiB, so that little is left to copy when the writer restarts the WAL
     /// (the pushes queued behind it wait for that copy: 16 MiB left 50–90 ms pauses, the p99 of a durable run).
@@ -47,14 +48,13 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private let restartFrames: Int
 
     init(
-        connection: SQLiteConnection, checkpointer: SQLiteCheckpointer, lookups: SQLiteLookupIndex,
+        connection: SQLiteConnection, checkpointer: SQLiteCheckpointer,
         retention: RetentionPolicy, clock: any WallClock, signal: DurableSignal, syncOnRestart: Bool,
         blockSize: Int64? = nil
     ) throws(DeliveryStoreError) {
         self.syncOnRestart = syncOnRestart
         self.connection = connection
         self.checkpointer = checkpointer
-        self.lookups = lookups
         let pageSize = try connection.prepare("PRAGMA page_size")
         try pageSize.bind([])
         let frameBytes = Int(try pageSize.step() ? pageSize.int64(0) : 4096) + 24
@@ -66,13 +66,11 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         beginTransaction = try connection.prepare("BEGIN IMMEDIATE")
         commitTransaction = try connection.prepare("COMMIT")
         self.blockSize = blockSize ?? SQLiteSchema.blockSize(maxCount: retention.maxCount)
+        blockSpan = retention.maxAge.map { max($0.nanoseconds / 16, 1_000_000_000) } ?? .max
         self.retention = retention
         self.clock = clock
         self.signal = signal
-        let found = try reloadBlocks()
-        if !found.blocks.isEmpty {
-            firstVisible = SQLiteBlocks.firstVisible(maxID: try found.maxID(connection), maxCount: retention.maxCount)
-        }
+        try reloadBlocks()
     }
 
     /// The statements that insert into one block: 1 row, and 2, 4, 8 … `SQLiteSchema.rowsPerInsert` rows at once.
@@ -93,80 +91,77 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     }
 
     /// Reads the blocks from the file (at `init`, and after a rolled-back transaction, which may have created or
-    /// dropped some), prepares the inserts into the last one, and returns what it read. A new block starts with the
-    /// next append: a block's range ends where the next begins, so appends may go on in the last block only up to
-    /// `blockSize` ids from its first, which is all `nextBlockStart` says.
-    private func reloadBlocks() throws(DeliveryStoreError) -> SQLiteBlocks {
+    /// dropped some) and prepares the inserts into the last one. A new block starts with the next append: a block's
+    /// range ends where the next begins, so appends may go on in the last block only up to `blockSize` ids from its
+    /// first, which is all `nextBlockStart` says.
+    private func reloadBlocks() throws(DeliveryStoreError) {
         let found = try SQLiteBlocks(connection)
         blocks = found.blocks.map(\.firstID)
         inserts = try found.blocks.last.map { last throws(DeliveryStoreError) in
             try BlockInserts(connection, table: last.table)
         }
         nextBlockStart = blocks.last.map { $0 + blockSize } ?? .min
-        return found
+        nextBlockTime = .max
+        if let last = found.blocks.last, blockSpan < .max,
+            let first = try SQLiteBlocks.integer(
+                "SELECT received_at FROM \(last.table) ORDER BY id LIMIT 1", [], in: connection)
+        {
+            nextBlockTime = first.addingReportingOverflow(blockSpan).overflow ? .max : first + blockSpan
+        }
     }
 
-    /// Creates the block starting at `id` (in the writer's transaction) and points the inserts at it. First drops
-    /// the blocks count retention retires once `id` is committed: a DROP (like a CREATE) changes the schema, which
+    /// Creates the block starting at `row` (in the writer's transaction) and points the inserts at it. First drops
+    /// the blocks count retention retires once `row` is committed: a DROP (like a CREATE) changes the schema, which
     /// expires every prepared statement, so dropping here, before the new block's inserts are prepared, spares
-    /// re-preparing them at the next commit (SQLite parses a 16-row insert again: ~0.5 M instructions).
-    private func startBlock(at id: Int64) throws(DeliveryStoreError) {
-        try dropBlocks(below: SQLiteBlocks.firstVisible(maxID: id, maxCount: retention.maxCount))
+    /// re-preparing them (SQLite parses a 16-row insert again: ~0.5 M instructions). For the same reason the block
+    /// ends early where that lets the next count drop come with the next block's start (with the default limit,
+    /// a sixteenth of it per block, one id early once).
+    private func startBlock(at row: EncodedDelivery) throws(DeliveryStoreError) {
+        let id = row.id
+        try dropBlocks(SQLiteBlocks.retired(blocks, lastID: id, maxCount: retention.maxCount))
         let table = SQLiteSchema.blockTable(firstID: id)
         try connection.execute(SQLiteSchema.createTable(named: table))
         inserts = try BlockInserts(connection, table: table)
         blocks.append(id)
         nextBlockStart = id + blockSize
+        // The id at which the oldest block's drop falls due (`SQLiteBlocks.retired`).
+        if blocks.count >= 2 {
+            let due = blocks[1] + Int64(retention.maxCount) - 1
+            if due < nextBlockStart, due > id + blockSize / 2 { nextBlockStart = due }
+        }
+        let (time, overflow) = row.receivedAt.addingReportingOverflow(blockSpan)
+        nextBlockTime = overflow ? .max : time
     }
 
-    /// Drops every block (a reset); returns how many rows it deleted: those visible at the last commit, and this
-    /// transaction's appends, including the rows of blocks dropped since (`retiredInTransaction`).
+    /// Drops every block (a reset); returns how many rows they held (this transaction's appends before the reset
+    /// included).
     private func dropAllBlocks() throws(DeliveryStoreError) -> Int {
-        var count = retiredInTransaction
-        retiredInTransaction = 0
-        for table in blockTables {
-            count += try visibleRows(in: table)
-            try connection.execute("DROP TABLE \(table)")
+        var rows = 0
+        for firstID in blocks {
+            let table = SQLiteSchema.blockTable(firstID: firstID)
+            rows += Int(try SQLiteBlocks.integer("SELECT count(*) FROM \(table)", [], in: connection) ?? 0)
         }
-        blocks.removeAll()
-        inserts = nil
-        nextBlockStart = .min
-        return count
+        try dropBlocks(blocks.count)
+        return rows
     }
 
-    /// Drops the blocks (never the last) whose every id is below `firstKept`. Counts in `retiredInTransaction` the
-    /// rows they held that were visible at the last commit (a reset later in the transaction reports them).
-    private func dropBlocks(below firstKept: Int64) throws(DeliveryStoreError) {
-        var dropped = 0
-        while dropped + 1 < blocks.count, blocks[dropped + 1] <= firstKept {
-            let table = SQLiteSchema.blockTable(firstID: blocks[dropped])
-            if blocks[dropped + 1] > firstVisible { retiredInTransaction += try visibleRows(in: table) }
-            try connection.execute("DROP TABLE \(table)")
-            dropped += 1
+    /// Drops the `count` oldest blocks. Dropping the last block (a reset, or age retention) leaves none: the next
+    /// append starts one.
+    private func dropBlocks(_ count: Int) throws(DeliveryStoreError) {
+        for firstID in blocks.prefix(count) {
+            try connection.execute("DROP TABLE \(SQLiteSchema.blockTable(firstID: firstID))")
         }
-        if dropped > 0 { blocks.removeFirst(dropped) }
+        blocks.removeFirst(count)
+        if blocks.isEmpty {
+            inserts = nil
+            nextBlockStart = .min
+            nextBlockTime = .max
+        }
     }
 
-    /// How many of `table`'s rows were visible at the last commit.
-    private func visibleRows(in table: String) throws(DeliveryStoreError) -> Int {
-        Int(
-            try SQLiteBlocks.integer(
-                "SELECT count(*) FROM \(table) WHERE id >= ?", [.integer(firstVisible)], in: connection) ?? 0)
-    }
-
-    /// The block tables, oldest first.
-    private var blockTables: [String] { blocks.map(SQLiteSchema.blockTable(firstID:)) }
-
-    /// Fills the lookup index from the file, then runs until the queue is closed and drained; then stops the
-    /// checkpointer, empties the WAL into the file and closes the connection. (Lookups wait for the index; pushes
-    /// queue meanwhile and their 200s wait for their commit, as always.)
+    /// Runs until the queue is closed and drained; then stops the checkpointer, empties the WAL into the file and
+    /// closes the connection.
     func run(_ queue: WriterQueue) {
-        do {
-            try lookups.load(from: connection, firstVisible: firstVisible)
-        } catch {
-            // The rows stay readable through SQL; only the index's lookups miss them.
-            FileHandle.standardError.write(Data("apns-mock: cannot read the store's lookup keys: \(error)\n".utf8))
-        }
         while let batch = queue.takeBatch() {
             commit(batch)
         }
@@ -178,52 +173,36 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
     private func commit(_ batch: [WriterCommand]) {
         var resetCounts: [Int] = []
         var highestID: Int64 = 0
-        // The rows to index once committed: those after the batch's last reset (a reset deletes what came before).
-        var indexed: [SQLiteLookupIndex.Entry] = []
-        indexed.reserveCapacity(batch.count)
-        var firstKept: Int64?
-        let visibleBefore = firstVisible
-        retiredInTransaction = 0
         let outcome: Result<Void, DeliveryStoreError>
         do throws(DeliveryStoreError) {
             try beginTransaction.run()
             for command in batch {
                 switch command {
                 case .append(let row, _):
-                    if row.id >= nextBlockStart {
+                    if row.id >= nextBlockStart || row.receivedAt >= nextBlockTime {
                         try insertPendingRows()  // into the block they belong to
-                        try startBlock(at: row.id)
+                        try startBlock(at: row)
                     }
                     pendingRows.append(row.row)
                     if pendingRows.count == SQLiteSchema.rowsPerInsert { try insertPendingRows() }
                     highestID = row.id
-                    indexed.append(
-                        .init(id: row.id, apnsKey: row.apnsKey, tokenKey: row.tokenKey, receivedAt: row.receivedAt))
                 case .reset:
                     try insertPendingRows()  // what was queued before the reset goes with it
                     resetCounts.append(try dropAllBlocks())
-                    indexed.removeAll()
                 case .barrier:
                     break
                 }
             }
             try insertPendingRows()
-            firstKept = try applyRetention(lastID: highestID, committing: indexed)
+            try applyRetention(lastID: highestID)
             try commitTransaction.run()
             outcome = .success(())
         } catch {
             pendingRows.removeAll(keepingCapacity: true)
             try? connection.execute("ROLLBACK")
             outcome = .failure(error)
-            // The rollback undid any block this transaction created or dropped, and what it hid.
-            _ = try? reloadBlocks()
-            firstVisible = visibleBefore
-        }
-        if case .success = outcome {
-            // Before the completions: whoever gets a 200 can look the record up at once.
-            if !resetCounts.isEmpty { lookups.removeAll() }
-            lookups.add(indexed)
-            if let firstKept { lookups.dropRows(below: firstKept) }
+            // The rollback undid any block this transaction created or dropped.
+            try? reloadBlocks()
         }
         if highestID > 0 { signal.advance(to: highestID) }
         report(batch, outcome: outcome, resetCounts: resetCounts)
@@ -276,101 +255,37 @@ final class SQLiteDeliveryWriter: @unchecked Sendable {
         }
     }
 
-    /// Keeps the newest `maxCount` records (hides the older ones, drops the blocks they fill), and (at most once a
-    /// second) deletes those older than `maxAge`. Returns the lowest id that may remain when rows were hidden or
-    /// deleted (the lookup index forgets those below it). `rows` are this transaction's appends, not yet in the
-    /// lookup index.
-    private func applyRetention(
-        lastID: Int64, committing rows: [SQLiteLookupIndex.Entry]
-    ) throws(DeliveryStoreError) -> Int64? {
-        var firstKept: Int64?
+    /// Count retention: drops the oldest blocks while the rest still hold `maxCount` ids (`SQLiteBlocks.retired`),
+    /// so the file keeps between `maxCount` and `maxCount` + one block of rows. Age retention (at most once a second):
+    /// drops the oldest blocks whose newest row was received before `now - maxAge`, the last block too, so a row is
+    /// kept at least `maxAge` and at most about `maxAge` + `blockSpan` (while pushes come: the sweep runs at a
+    /// commit). No row is deleted on its own.
+    private func applyRetention(lastID: Int64) throws(DeliveryStoreError) {
         if lastID > 0 {
-            let floor = SQLiteBlocks.firstVisible(maxID: lastID, maxCount: retention.maxCount)
-            // The blocks this floor retires go when the next block starts (`startBlock`).
-            if floor > firstVisible {
-                firstVisible = floor
-                if floor > 1 { firstKept = floor }  // ids start at 1: a lower floor hides nothing
-            }
+            try dropBlocks(SQLiteBlocks.retired(blocks, lastID: lastID, maxCount: retention.maxCount))
         }
-        if let maxAge = retention.maxAge {
-            let now = clock.now()
-            guard now.nanosecondsSinceEpoch - lastAgeSweep.nanosecondsSinceEpoch >= 1_000_000_000 else {
-                return firstKept
-            }
-            lastAgeSweep = now
-            let cutoff = now.nanosecondsSinceEpoch - maxAge.nanoseconds
-            if try deleteReceived(before: cutoff, committing: rows) > 0 {
-                try deleteHiddenRowsOfLastRetiringBlock()
-                let lowest = try lowestVisibleID()
-                firstKept = max(firstKept ?? 0, lowest)
-                try dropBlocks(below: lowest)
-            }
+        guard let maxAge = retention.maxAge else { return }
+        let now = clock.now()
+        guard now.nanosecondsSinceEpoch - lastAgeSweep.nanosecondsSinceEpoch >= 1_000_000_000 else { return }
+        lastAgeSweep = now
+        let cutoff = now.nanosecondsSinceEpoch - maxAge.nanoseconds
+        var expired = 0
+        while expired < blocks.count, try everyRowReceived(inBlock: blocks[expired], before: cutoff) {
+            expired += 1
         }
-        return firstKept
-    }
-}
-
-extension SQLiteDeliveryWriter {
-    /// Deletes the visible rows received before `cutoff`; returns how many. The file has no `received_at` index
-    /// (keeping one cost every insert an index entry and every retention delete a second b-tree
-    /// delete), so the rows are found from the receive times the lookup index keeps, plus this transaction's `rows`:
-    /// one `DELETE … WHERE id <= ?` per block for the oldest ones, and one per row received out of order (the clock
-    /// stepped back), the same rows SQL's `received_at < cutoff` selects. Without a complete lookup index, SQL scans
-    /// every block.
-    fileprivate func deleteReceived(
-        before cutoff: Int64, committing rows: [SQLiteLookupIndex.Entry]
-    ) throws(DeliveryStoreError) -> Int {
-        var deleted = 0
-        guard lookups.isComplete else {
-            for firstID in blocks {
-                deleted += try delete(
-                    from: firstID, "received_at < ? AND id >= ?", [.integer(cutoff), .integer(firstVisible)])
-            }
-            return deleted
-        }
-        let (throughID, others) = lookups.expiredRows(receivedBefore: cutoff)
-        if let throughID {
-            for firstID in blocks where firstID <= throughID {
-                deleted += try delete(
-                    from: firstID, "id >= ? AND id <= ?", [.integer(firstVisible), .integer(throughID)])
-            }
-        }
-        let outOfOrder = others + rows.filter { $0.receivedAt < cutoff }.map(\.id)
-        for id in outOfOrder where id >= firstVisible {
-            guard let firstID = blocks.last(where: { $0 <= id }) else { continue }
-            deleted += try delete(from: firstID, "id = ?", [.integer(id)])
-        }
-        return deleted
+        try dropBlocks(expired)
     }
 
-    /// Deletes the rows count retention hid in the block that holds the first visible id. The age sweep calls it
-    /// once it has deleted visible rows: the hidden ones are older still, and the blocks wholly below go with `dropBlocks`. Were that block the last, and every visible row
-    /// expired, the file's highest id would fall to a hidden row and reads would show the hidden rows again (a count
-    /// limit below the block size, `SQLiteSchema.blockSize`).
-    fileprivate func deleteHiddenRowsOfLastRetiringBlock() throws(DeliveryStoreError) {
-        guard let firstID = blocks.last(where: { $0 < firstVisible }) else { return }
-        _ = try delete(from: firstID, "id < ?", [.integer(firstVisible)])
-    }
-
-    /// Runs `DELETE … WHERE condition` in the block starting at `firstID`; returns how many rows went.
-    private func delete(
-        from firstID: Int64, _ condition: String, _ values: [SQLiteValue]
-    ) throws(DeliveryStoreError) -> Int {
+    /// Whether every row of the block starting at `firstID` was received before `cutoff`. Rows are appended in
+    /// receive order, so the block's last row is usually its newest; that is checked, not assumed (a clock that
+    /// stepped back): only when the last row is older than `cutoff` are all the block's receive times read.
+    private func everyRowReceived(inBlock firstID: Int64, before cutoff: Int64) throws(DeliveryStoreError) -> Bool {
         let table = SQLiteSchema.blockTable(firstID: firstID)
-        try connection.prepare("DELETE FROM \(table) WHERE \(condition)").run(values)
-        return connection.changes
-    }
-
-    /// The lowest visible id left in the file (`Int64.max`: none).
-    fileprivate func lowestVisibleID() throws(DeliveryStoreError) -> Int64 {
-        for table in blockTables {
-            if let id = try SQLiteBlocks.integer(
-                "SELECT min(id) FROM \(table) WHERE id >= ?", [.integer(firstVisible)], in: connection)
-            {
-                return id
-            }
-        }
-        return .max
+        guard let last = try SQLiteBlocks.integer(
+            "SELECT received_at FROM \(table) ORDER BY id DESC LIMIT 1", [], in: connection)
+        else { return true }  // empty
+        guard last < cutoff else { return false }
+        return try SQLiteBlocks.integer("SELECT max(received_at) FROM \(table)", [], in: connection) ?? last < cutoff
     }
 }
 

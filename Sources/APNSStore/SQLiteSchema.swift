@@ -1,72 +1,62 @@
 import APNSCore
 /// The tables the SQLite store keeps. Filterable fields are columns; the whole record is a blob (`record`, written
 /// by `DeliveryCodec`). The rows live in block tables, `deliveries_<firstID>`, each holding a consecutive range of
-/// ids: from its first id up to the next block's first (`SQLiteBlocks`). Count retention drops whole blocks
-/// (`DROP TABLE` frees their pages without rewriting them): the writer starts a new block every
-/// `blockSize(maxCount:)` ids and drops a block at the first block start after every id in it is beyond retention
-/// (`SQLiteDeliveryWriter.startBlock`); until then its retired rows are hidden: every read takes only the ids above
-/// the file's highest id less `maxCount`, the count limit the store last opened the file with, kept in `store_meta`,
-/// so an archive hides the same rows. Age retention (rare) deletes rows, in their blocks. A block is created and
-/// dropped in the writer's transaction, with the inserts, so a crash leaves the blocks as they were at a commit.
-/// The apns-id and device-token keys (`SQLiteLookupKey`) are columns without an index: the store keeps those
-/// lookups in memory (`SQLiteLookupIndex`), an archive scans the key columns.
+/// ids: from its first id up to the next block's first (`SQLiteBlocks`). Retention drops whole blocks (`DROP TABLE`
+/// frees their pages without rewriting them), never single rows (`SQLiteDeliveryWriter.applyRetention`): every row in
+/// the file is shown by every read. A block is created and dropped in the writer's transaction, with the inserts, so
+/// a crash leaves the blocks as they were at a commit.
+///
+/// There is no index: an index on a random key dirties a random page per insert, written to the WAL and again to
+/// the file. Lookups scan the blocks newest first and compare the integer keys (`SQLiteLookupKey`, the first
+/// columns after the id) before the text; `since`/`until` filter `received_at` in SQL.
 ///
 /// `PRAGMA user_version` is `version`. There is no migration: the store moves a file of any other version aside
 /// (`StoreFileAside`, named `<file>.v<version>-moved-<UTC time>`) and starts a new one.
 enum SQLiteSchema {
-    /// 7: `DeliveryCodec`'s layout of store32 (6 was the packed record with intern pools).
-    static let version = 7
+    /// 8: the key columns first, no `search` column, no `store_meta` table (7: `DeliveryCodec`'s layout).
+    static let version = 8
 
     /// The block tables' names start with `blockPrefix`.
     static let blockPrefix = "deliveries_"
 
     static func blockTable(firstID: Int64) -> String { blockPrefix + String(firstID) }
 
-    /// The ids per block: a sixteenth of the count limit within 256…65,536, so a file holds about `maxCount` + 1/16
-    /// rows, and a block's drop and the new block's prepared inserts (~1 M instructions with the CREATE) come every few
-    /// thousand pushes.
+    /// The ids per block: a sixteenth of the count limit within 256…65,536, so a block's drop and the new block's
+    /// prepared inserts (~1 M instructions with the CREATE) come every few thousand pushes. The file holds between
+    /// `maxCount` and `maxCount` + one block of rows (`SQLiteDeliveryWriter.applyRetention`).
     static func blockSize(maxCount: Int) -> Int64 { Int64(max(256, min(maxCount / 16, 65_536))) }
-
-    /// The count limit the store last opened the file with (`SQLiteBlocks.hideRetired`).
-    /// (No primary key: its automatic index would be the file's only index, and files of versions 4 and 5 keep none.)
-    static let createMeta = "CREATE TABLE IF NOT EXISTS store_meta(key TEXT NOT NULL, value INTEGER NOT NULL)"
-    static let maxCountKey = "max_count"
-    /// Beside `max_count`, its check (`maxCountCheck`): a damaged value decides which rows every read shows, so it
-    /// is validated, never trusted (a file written before the check was kept has none: its value is taken if it is
-    /// positive).
-    static let maxCountCheckKey = "max_count_check"
-
-    static func maxCountCheck(_ value: Int64) -> Int64 { SQLiteLookupKey.tokenKey("max_count=\(value)") }
 
     /// The page size of a new file. A Live Activity row (~2.5 KB with its columns) fits once in a 4 KiB page and
     /// three times in 8 KiB; with group commit most pages a commit writes are full ones.
     static let pageSize = 8192
 
+    /// The lookup keys come right after the id, before the texts and the record, so that a scan reads them from the
+    /// start of each row.
     static func createTable(named table: String) -> String {
         """
         CREATE TABLE \(table)(
             id INTEGER PRIMARY KEY,
+            apns_key INTEGER NOT NULL,
+            token_key INTEGER,
             received_at INTEGER NOT NULL,
-            apns_id TEXT NOT NULL,
             token TEXT,
-            topic TEXT,
-            push_type TEXT,
             status INTEGER NOT NULL,
             reason TEXT,
-            search TEXT NOT NULL,
-            record BLOB NOT NULL,
-            apns_key INTEGER,
-            token_key INTEGER
+            apns_id TEXT NOT NULL,
+            push_type TEXT,
+            topic TEXT,
+            record BLOB NOT NULL
         );
         """
     }
 
-    /// The columns after the record's own: the lookup keys (not indexed), in the order `EncodedDelivery.row` binds
-    /// them.
+    /// The lookup keys (not indexed), after the id, in the order `EncodedDelivery.row` binds them.
     static let keyColumns = ["apns_key", "token_key"]
 
-    /// Column names come from the record's field table (`SQLiteSchema.recordColumns`), in the order
-    /// `EncodedDelivery.row` binds them. A new filter column also needs a line in `createTable` and a new `version`.
+    /// Every column of a block, in the order `EncodedDelivery.row` binds them: the id, the keys, the filter columns
+    /// (`recordColumns`), the record. A new filter column also needs a line in `createTable` and a new `version`.
+    static let insertedColumns = ["id"] + keyColumns + recordColumns.map(\.name) + ["record"]
+
     /// One INSERT of `rows` rows: the writer inserts a group's records `rowsPerInsert` at a time, as each statement
     /// run opens its cursors and builds its record buffer anew (allocations SQLite makes per run, not per row).
     ///
@@ -76,9 +66,9 @@ enum SQLiteSchema {
     /// rolls back the whole transaction (`SQLiteDeliveryWriter.commit`), and FAIL keeps no such copy (9 % less CPU
     /// per row in a test of 16-row inserts of 2.3 KB rows).
     static func insert(rowCount rows: Int, into table: String) -> String {
-        let names = ["id"] + SQLiteSchema.recordColumns.map(\.name) + ["search", "record"] + keyColumns
-        let values = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        return (rows > 1 ? "INSERT OR FAIL" : "INSERT") + " INTO \(table)(\(names.joined(separator: ", "))) VALUES "
+        let values = "(" + Array(repeating: "?", count: insertedColumns.count).joined(separator: ", ") + ")"
+        return (rows > 1 ? "INSERT OR FAIL" : "INSERT")
+            + " INTO \(table)(\(insertedColumns.joined(separator: ", "))) VALUES "
             + Array(repeating: values, count: rows).joined(separator: ", ")
     }
 
@@ -86,14 +76,8 @@ enum SQLiteSchema {
 
     /// Readies a file of this version (or a new one) for a store retaining `maxCount` records, in one transaction:
     /// trailing empty blocks go (the ids of an empty file start again at 1, and must not land in a block named for a
-    /// later id), rows a smaller earlier limit retired go (`deleteRetired`), and `store_meta` records `maxCount`.
-    /// Returns what it found wrong and ignored (retention metadata that failed its check), for the store to report.
-    @discardableResult
-    static func prepare(_ connection: SQLiteConnection, maxCount: Int) throws(DeliveryStoreError) -> [String] {
-        var notes: [String] = []
-        if case .failed(let detail) = try storedLimit(connection) {
-            notes.append("\(detail); it was ignored: no row was hidden or deleted by it, and the store now keeps \(maxCount)")
-        }
+    /// later id), and so do the blocks a smaller count limit than the last one retires (`SQLiteBlocks.retired`).
+    static func prepare(_ connection: SQLiteConnection, maxCount: Int) throws(DeliveryStoreError) {
         try connection.execute("BEGIN IMMEDIATE")
         do throws(DeliveryStoreError) {
             var blocks = try SQLiteBlocks(connection).blocks
@@ -103,69 +87,16 @@ enum SQLiteSchema {
                 try connection.execute("DROP TABLE \(last.table)")
                 blocks.removeLast()
             }
-            try deleteRetired(connection, growingTo: maxCount)
-            try connection.execute(createMeta)
-            try connection.prepare("DELETE FROM store_meta WHERE key IN (?, ?)")
-                .run([.text(maxCountKey), .text(maxCountCheckKey)])
-            let insert = try connection.prepare("INSERT INTO store_meta(key, value) VALUES (?, ?)")
-            try insert.run([.text(maxCountKey), .integer(Int64(maxCount))])
-            try insert.run([.text(maxCountCheckKey), .integer(maxCountCheck(Int64(maxCount)))])
+            let lastID = try SQLiteBlocks(connection).maxID(connection)
+            for block in blocks.prefix(SQLiteBlocks.retired(blocks.map(\.firstID), lastID: lastID, maxCount: maxCount)) {
+                try connection.execute("DROP TABLE \(block.table)")
+            }
             try connection.execute("PRAGMA user_version = \(version)")
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
         }
-        return notes
-    }
-
-    /// When the store opens its file with a larger count limit than the one in `store_meta`, deletes the rows the
-    /// smaller limit had retired but not yet dropped (at most about two blocks' rows, once), so the larger limit does
-    /// not show them again.
-    private static func deleteRetired(
-        _ connection: SQLiteConnection, growingTo maxCount: Int
-    ) throws(DeliveryStoreError) {
-        guard let stored = try storedMaxCount(connection), stored < maxCount else { return }
-        let blocks = try SQLiteBlocks(connection)
-        let firstVisible = SQLiteBlocks.firstVisible(maxID: try blocks.maxID(connection), maxCount: stored)
-        for block in blocks.blocks.dropLast() where block.lastID < firstVisible {
-            try connection.execute("DROP TABLE \(block.table)")
-        }
-        for block in blocks.blocks where block.firstID < firstVisible && block.lastID >= firstVisible {
-            try connection.prepare("DELETE FROM \(block.table) WHERE id < ?").run([.integer(firstVisible)])
-        }
-    }
-
-    /// The count limit in `store_meta`; nil when there is none, or its value failed its check
-    /// (nothing hidden: every row shows, rather than rows hidden by a damaged value).
-    static func storedMaxCount(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> Int? {
-        guard case .valid(let maxCount) = try storedLimit(connection) else { return nil }
-        return maxCount
-    }
-
-    enum StoredLimit: Equatable {
-        /// No `store_meta` or no `max_count` in it (a new file).
-        case absent
-        case valid(Int)
-        /// The value is not a count limit, or does not match its check: what was found.
-        case failed(String)
-    }
-
-    /// The count limit in `store_meta`, validated.
-    static func storedLimit(_ connection: SQLiteConnection) throws(DeliveryStoreError) -> StoredLimit {
-        let exists = try SQLiteBlocks.integer(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'store_meta'", [], in: connection)
-        guard exists ?? 0 > 0 else { return .absent }
-        let read = "SELECT value FROM store_meta WHERE key = ?"
-        guard let value = try SQLiteBlocks.integer(read, [.text(maxCountKey)], in: connection) else { return .absent }
-        let check = try SQLiteBlocks.integer(read, [.text(maxCountCheckKey)], in: connection)
-        guard value > 0, value <= Int64(Int32.max) else {
-            return .failed("the store's retention metadata (store_meta max_count = \(value)) is not a count limit")
-        }
-        if let check, check != maxCountCheck(value) {
-            return .failed("the store's retention metadata (store_meta max_count = \(value)) does not match its check")
-        }
-        return .valid(Int(value))
     }
 
     /// The version of the file `connection` has open (`PRAGMA user_version`); nil for a new file (version 0 and no
@@ -179,7 +110,7 @@ enum SQLiteSchema {
     }
 }
 
-/// The 64-bit keys of the version-2 indexes: FNV-1a 64 of the text's UTF-8 bytes. The apns-id's is taken over its
+/// The 64-bit lookup keys: FNV-1a 64 of the text's UTF-8 bytes. The apns-id's is taken over its
 /// ASCII-lower-cased bytes, as SQLite's `COLLATE NOCASE` (which its lookup keeps) folds ASCII letters only.
 enum SQLiteLookupKey {
     static func apnsID(_ text: String) -> SQLiteValue { .integer(apnsIDKey(text)) }
@@ -206,7 +137,7 @@ enum SQLiteLookupKey {
 }
 
 extension SQLiteSchema {
-    /// The filter columns beside the record blob, in the order `EncodedDelivery` writes them.
+    /// The filter columns between the keys and the record blob, in the order `EncodedDelivery` writes them.
     static let recordColumns: [DeliveryRecordColumn] = [
         DeliveryRecordColumn("received_at", integer: { $0.receivedAt.nanosecondsSinceEpoch }),
         DeliveryRecordColumn("token", text: { $0.deviceToken }),

@@ -96,8 +96,9 @@ public enum SQLiteStoreRecovery {
             Report(damagedPath: aside, kept: kept, lost: lostCount, lostIDs: lostIDs, unreadable: unreadable)
         }
 
+        /// What is copied of a row; the keys are computed again from the texts (`keep`).
         static let columns = ["id", "received_at", "apns_id", "token", "topic", "push_type", "status", "reason",
-                              "search", "record"]
+                              "record"]
 
         mutating func lose(_ id: Int64) {
             lostCount += 1
@@ -173,7 +174,7 @@ public enum SQLiteStoreRecovery {
             table block: SQLiteBlocks.Block
         ) throws(DeliveryStoreError) {
             let values = (0..<Int32(Self.columns.count)).map(statement.value)
-            guard case .blob(let stored) = values[9].asBlob,
+            guard case .blob(let stored) = values[8].asBlob,
                 (try? SQLiteStoredRecord.record(stored, id: id, receivedAt: statement.int64(1))) != nil
             else {
                 lose(id)

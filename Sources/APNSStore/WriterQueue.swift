@@ -16,13 +16,10 @@ enum WriterCommand {
 /// only binds and steps.
 struct EncodedDelivery: Sendable {
     private(set) var id: Int64
-    /// The values of `SQLiteSchema.insert`'s parameters: id, the filter columns, an empty search column, the stored
-    /// record (`SQLiteStoredRecord`), lookup keys.
+    /// The values of `SQLiteSchema.insert`'s parameters (`SQLiteSchema.insertedColumns`): id, lookup keys, the
+    /// filter columns, the stored record (`SQLiteStoredRecord`).
     private(set) var row: SQLiteRow
-    /// The lookup keys (also in `row`), for the store's in-memory index.
-    let apnsKey: Int64
-    let tokenKey: Int64?
-    /// The record's receive time in nanoseconds (also in `row`), for the index's age sweep.
+    /// The record's receive time in nanoseconds (also in `row`), for the writer's blocks (`SQLiteDeliveryWriter`).
     let receivedAt: Int64
 
     /// `record`'s row as the store writes it (`DeliveryCodec` after its format tag).
@@ -30,7 +27,6 @@ struct EncodedDelivery: Sendable {
         // The blob is encoded straight into the row's buffer: an array of its own cost an allocation and a copy.
         self.init(columnsOf: record, id: id, blobCapacity: 1024 + record.payload.count)  // as `InMemoryDeliveryStore.store`
         row.appendBlob(encoding: record)
-        appendKeys()
     }
 
     /// `writeJSON` writes the blob (about `jsonCapacity` bytes) into the row's buffer: a row with a blob of the
@@ -38,25 +34,24 @@ struct EncodedDelivery: Sendable {
     init(_ record: DeliveryRecord, id: Int64, jsonCapacity: Int, writeJSON: (inout JSONWriter) -> Void) {
         self.init(columnsOf: record, id: id, blobCapacity: jsonCapacity)
         row.appendBlob(writeContent: writeJSON)
-        appendKeys()
     }
 
-    /// The row up to the record's blob: the id, the filter columns and the empty search column.
+    /// The row up to the record's blob: the id, the lookup keys and the filter columns.
     ///
-    /// The columns are written here in `SQLiteSchema.recordColumns`' order (the order `SQLiteSchema.insert` names
-    /// them; a test holds the two to the same values), read straight from the record: going through the field
-    /// table's closures retained and called one closure per column of every push.
+    /// The columns are written here in `SQLiteSchema.insertedColumns`' order (a test holds the two to the same
+    /// values), read straight from the record: going through the field table's closures retained and called one
+    /// closure per column of every push.
     private init(columnsOf record: DeliveryRecord, id: Int64, blobCapacity: Int) {
         self.id = id
         let apnsID = record.apnsID
         let deviceToken = record.deviceToken
-        apnsKey = SQLiteLookupKey.apnsIDKey(apnsID)
-        tokenKey = deviceToken.map(SQLiteLookupKey.tokenKey)
         receivedAt = record.receivedAt.nanosecondsSinceEpoch
-        // The id, the columns (the texts' sizes guessed: a row that passes this grows once), an empty text, the
-        // blob, two keys. Computing the columns' exact sizes called every column's closure twice.
-        var row = SQLiteRow(capacity: 9 + Self.columnBytesGuess + 5 + 5 + blobCapacity + 9 + 9)
+        // The id, two keys, the columns (the texts' sizes guessed: a row that passes this grows once), the blob.
+        // Computing the columns' exact sizes called every column's closure twice.
+        var row = SQLiteRow(capacity: 9 + 9 + 9 + Self.columnBytesGuess + 5 + blobCapacity)
         row.append(id)
+        row.append(SQLiteLookupKey.apnsIDKey(apnsID))  // apns_key
+        if let deviceToken { row.append(SQLiteLookupKey.tokenKey(deviceToken)) } else { row.appendNull() }  // token_key
         row.append(receivedAt)  // received_at
         row.append(optionalText: deviceToken)  // token
         row.append(Int64(record.status))  // status
@@ -64,14 +59,7 @@ struct EncodedDelivery: Sendable {
         row.append(text: apnsID)  // apns_id
         row.append(optionalText: record.pushType)  // push_type
         row.append(optionalText: record.topic)  // topic
-        row.append(text: "")  // the search column, empty: search reads the stored record
         self.row = row
-    }
-
-    /// The lookup keys, after the blob.
-    private mutating func appendKeys() {
-        row.append(apnsKey)
-        if let tokenKey { row.append(tokenKey) } else { row.appendNull() }
     }
 
     /// Room for the filter columns: an apns-id, a 200-digit token, a long topic, push type, reason, two integers.
@@ -106,7 +94,7 @@ final class WriterQueue: @unchecked Sendable {
     }
 
     /// Group commit gathers what arrives while the previous transaction runs; a fast writer then commits a few
-    /// records at a time, and every commit rewrites the table's last page, the `received_at` index's last page and
+    /// records at a time, and every commit rewrites the last block's last page and
     /// their parents, whatever it holds. Taking batches at most every 2 ms under load makes each commit write
     /// mostly full pages. The writer waits only when its previous batch held more than one command (pushes arrive
     /// concurrently) and then at most until 2 ms after it took that batch: a lone push, or a sender that waits for

@@ -5,10 +5,12 @@ import Foundation
 import HTTPContract
 import Testing
 
-/// Schema version 6 (`SQLiteSchema`): rows live in block tables, count retention hides the rows it retired until
-/// their whole block is dropped. With tiny blocks (4 ids) and a tiny limit (10), every read must answer what the
-/// in-memory store answers for the same pushes, from the store, from an archive, and after reopening.
-@Suite("Block tables: retention hides retired rows and drops whole blocks")
+/// Rows live in block tables, and retention drops whole blocks, never single rows (`SQLiteDeliveryWriter`): the
+/// file keeps between `maxCount` and `maxCount` + one block of the newest rows, and every read shows every row in
+/// it. With tiny blocks (4 ids) and a tiny limit (10), every read answers what the in-memory store answers when it
+/// holds the same rows (an exact ring given the same pushes and a limit of the rows the file kept), from the store,
+/// from an archive, and after reopening.
+@Suite("Block tables: retention drops whole blocks, and every row in the file shows")
 struct BlockRetentionTests {
     static let maxCount = 10
     static let blockSize: Int64 = 4
@@ -97,101 +99,140 @@ struct BlockRetentionTests {
         return names
     }
 
-    /// The tables in the file (blocks and `store_meta`), shortest name first (blocks in id order).
+    /// The tables in the file (the blocks), shortest name first (blocks in id order).
     static func tables(_ directory: TemporaryDirectory) throws -> [String] {
         try schemaNames(directory, type: "table").sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
     }
 
-    @Test func everyReadMatchesTheInMemoryStoreAcrossBlocksAnArchiveAndAReopen() throws {
+    /// What was done to a store, in order: pushes (by index) and resets.
+    enum Step {
+        case pushes(Range<Int>)
+        case reset
+    }
+
+    /// An in-memory store given `steps`, keeping the newest `count` rows: what a reader of a file holding those
+    /// rows must answer.
+    static func reference(_ steps: [Step], keeping count: Int) throws -> InMemoryDeliveryStore {
+        let memory = InMemoryDeliveryStore(retention: RetentionPolicy(maxCount: max(count, 1), maxAge: nil))
+        for step in steps {
+            switch step {
+            case .pushes(let range): append(range, to: [memory])
+            case .reset: try memory.reset()
+            }
+        }
+        if count == 0 { try memory.reset() }
+        return memory
+    }
+
+    /// The ids the store holds, oldest first.
+    static func ids(_ reader: any DeliveryReader) throws -> [Int64] {
+        try reader.deliveries(DeliveryQuery(filter: .all, limit: 1_000, order: .oldestFirst)).map(\.id)
+    }
+
+    /// The store keeps the newest rows, between `maxCount` (or all, when fewer were pushed since the last reset)
+    /// and `maxCount` + one block less one, and answers every read as the in-memory store holding the same rows.
+    static func check(
+        _ sqlite: SQLiteDeliveryStore, _ directory: TemporaryDirectory, after steps: [Step], maxCount: Int = maxCount,
+        _ label: String
+    ) throws {
+        var pushed: [Int] = []
+        for step in steps {
+            switch step {
+            case .pushes(let range): pushed += range
+            case .reset: pushed = []
+            }
+        }
+        let kept = try ids(sqlite)
+        #expect(kept.count >= min(pushed.count, maxCount) && kept.count <= maxCount + Int(blockSize) - 1, "\(label)")
+        let memory = try reference(steps, keeping: kept.count)
+        defer { memory.close() }
+        #expect(try ids(memory) == kept, "\(label): the newest rows")
+        let last = pushed.last ?? 0
+        #expect(try storeAnswers(sqlite, upTo: last) == storeAnswers(memory, upTo: last), "\(label)")
+        let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
+        #expect(try answers(archive, upTo: last) == answers(memory, upTo: last), "\(label): archive")
+    }
+
+    @Test func everyReadShowsTheRowsTheFileKeepsAcrossBlocksAnArchiveAndAReopen() throws {
         let directory = try TemporaryDirectory.make()
         var sqlite = try Self.sqliteStore(directory)
-        let memory = InMemoryDeliveryStore(retention: RetentionPolicy(maxCount: Self.maxCount, maxAge: nil))
-        defer { memory.close() }
+        var steps: [Step] = []
         var appended = 0
         for total in [3, 10, 11, 18, 27] {
-            Self.append(appended..<total, to: [sqlite, memory])
+            Self.append(appended..<total, to: [sqlite])
+            steps.append(.pushes(appended..<total))
             appended = total
-            let expected = try Self.storeAnswers(memory, upTo: total)
-            #expect(try Self.storeAnswers(sqlite, upTo: total) == expected, "after \(total) pushes")
-            #expect(sqlite.indexedRowCount == min(total, Self.maxCount))
-            let archive = try SQLiteDeliveryArchive(directory: directory.url.path)
-            #expect(try Self.answers(archive, upTo: total) == Self.answers(memory, upTo: total), "archive, \(total)")
+            try Self.check(sqlite, directory, after: steps, "after \(total) pushes")
         }
-        // Ids 1…27 in blocks from 1, 5, … 25; retention keeps 18…27. A block goes when the next block starts after
-        // it is wholly retired: at 25 (retention then keeps 16…25) the blocks below 13; 13 goes at 29.
-        #expect(try Self.tables(directory) == [
-            "store_meta", "deliveries_13", "deliveries_17", "deliveries_21", "deliveries_25",
-        ])
+        // Ids 1…27 in blocks of 4 from 1, 5, … 25: the oldest block goes once the others hold 10 ids.
+        #expect(try Self.tables(directory) == ["deliveries_17", "deliveries_21", "deliveries_25"])
+        #expect(try Self.ids(sqlite) == Array(Int64(17)...27))
 
         sqlite.close()
         sqlite = try Self.sqliteStore(directory)
-        #expect(try Self.storeAnswers(sqlite, upTo: 27) == Self.storeAnswers(memory, upTo: 27), "reopened")
-        Self.append(27..<31, to: [sqlite, memory])
-        #expect(try Self.storeAnswers(sqlite, upTo: 31) == Self.storeAnswers(memory, upTo: 31), "reopened, appended")
-        #expect(try Self.tables(directory) == [
-            "store_meta", "deliveries_17", "deliveries_21", "deliveries_25", "deliveries_29",
-        ])
+        try Self.check(sqlite, directory, after: steps, "reopened")
+        Self.append(27..<31, to: [sqlite])
+        steps.append(.pushes(27..<31))
+        try Self.check(sqlite, directory, after: steps, "reopened, appended")
 
-        #expect(try sqlite.reset() == memory.reset())
-        #expect(try Self.tables(directory) == ["store_meta"])
-        Self.append(31..<37, to: [sqlite, memory])
-        #expect(try Self.storeAnswers(sqlite, upTo: 37) == Self.storeAnswers(memory, upTo: 37), "after a reset")
-        #expect(try Self.tables(directory) == ["store_meta", "deliveries_32", "deliveries_36"])
+        let held = try Self.ids(sqlite).count
+        #expect(try sqlite.reset() == held)
+        #expect(try Self.tables(directory).isEmpty)
+        steps.append(.reset)
+        Self.append(31..<37, to: [sqlite])
+        steps.append(.pushes(31..<37))
+        try Self.check(sqlite, directory, after: steps, "after a reset")
+        #expect(try Self.tables(directory) == ["deliveries_32", "deliveries_36"])
         sqlite.close()
     }
 
-    /// Reopened with a larger count limit, the store does not show again the rows the smaller one retired (before
-    /// version 6 they were deleted at once); reopened with a smaller one, it hides more. Archives agree.
-    @Test func aLargerLimitOnReopenDoesNotBringRetiredRowsBack() throws {
+    /// Reopened with a smaller count limit, the store drops at once the blocks it retires; with a larger one, it
+    /// keeps every row the file holds. An archive shows what the store shows.
+    @Test func reopeningWithAnotherLimitKeepsTheNewestRowsWithinItsBounds() throws {
         let directory = try TemporaryDirectory.make()
         var sqlite = try Self.sqliteStore(directory)
-        Self.append(0..<27, to: [sqlite])  // max-count 10: ids 18…27 visible, 13…17 retired in blocks not dropped
+        Self.append(0..<27, to: [sqlite])
         sqlite.close()
-        #expect(try Self.tables(directory) == [
-            "store_meta", "deliveries_13", "deliveries_17", "deliveries_21", "deliveries_25",
-        ])
-        let visible = Array(Int64(18)...27)
         let all = DeliveryQuery(filter: .all, limit: 100, order: .oldestFirst)
+        let held = Array(Int64(17)...27)
 
         sqlite = try Self.sqliteStore(directory, retention: RetentionPolicy(maxCount: 100, maxAge: nil))
-        #expect(try sqlite.deliveries(all).map(\.id) == visible)
-        #expect(try sqlite.count() == 10)
-        #expect(try sqlite.delivery(id: 17) == nil)
-        #expect(try SQLiteDeliveryArchive(directory: directory.url.path).deliveries(all).map(\.id) == visible)
-        #expect(try Self.tables(directory) == ["store_meta", "deliveries_17", "deliveries_21", "deliveries_25"])
+        #expect(try Self.ids(sqlite) == held)
+        #expect(try sqlite.count() == held.count)
+        #expect(try SQLiteDeliveryArchive(directory: directory.url.path).deliveries(all).map(\.id) == held)
         sqlite.close()
 
         sqlite = try Self.sqliteStore(directory, retention: RetentionPolicy(maxCount: 4, maxAge: nil))
         defer { sqlite.close() }
-        #expect(try sqlite.deliveries(all).map(\.id) == Array(Int64(24)...27))
+        #expect(try Self.ids(sqlite) == Array(Int64(21)...27))  // blocks from 21 and 25: at least 4, at most 4 + 3
         #expect(try SQLiteDeliveryArchive(directory: directory.url.path).deliveries(all).map(\.id)
-            == Array(Int64(24)...27))
+            == Array(Int64(21)...27))
     }
 
-    /// With a count limit below the block size the last block holds hidden rows; once every visible row expires,
-    /// the age sweep deletes those too, so that the file's highest id does not fall to a hidden row and show them
-    /// again.
-    @Test func expiringEveryVisibleRowDoesNotShowTheHiddenOnes() throws {
+    /// Age retention drops the last block too: once every row is older than the age limit, no row shows, in the
+    /// store or an archive.
+    @Test func onceEveryRowExpiresNoneShows() throws {
         let directory = try TemporaryDirectory.make()
         let clock = TestClock(Self.start)
         let retention = RetentionPolicy(maxCount: 3, maxAge: .seconds(60))
         let sqlite = try Self.sqliteStore(directory, retention: retention, clock: clock)
         defer { sqlite.close() }
-        let memory = InMemoryDeliveryStore(retention: retention, clock: clock)
-        defer { memory.close() }
-        Self.append(0..<8, to: [sqlite, memory])  // ids 1…8 in blocks from 1 and 5; 6…8 visible, 5 hidden in the last
-        #expect(try Self.storeAnswers(sqlite, upTo: 8) == Self.storeAnswers(memory, upTo: 8))
+        Self.append(0..<8, to: [sqlite])
+        #expect(try sqlite.count() >= 3)
         clock.advance(seconds: 100)
         sqlite.flush()  // a commit with no rows: the age sweep alone
         #expect(try sqlite.count() == 0)
-        #expect(try sqlite.delivery(id: 5) == nil)
-        #expect(try sqlite.deliveries(DeliveryQuery(filter: .all, limit: 100, order: .oldestFirst)).isEmpty)
-        #expect(try SQLiteDeliveryArchive(directory: directory.url.path)
-            .deliveries(DeliveryQuery(filter: .all, limit: 100, order: .oldestFirst)).isEmpty)
+        #expect(try Self.tables(directory).isEmpty)
+        #expect(try sqlite.delivery(id: 8) == nil)
+        #expect(try Self.ids(sqlite).isEmpty)
+        #expect(try Self.ids(SQLiteDeliveryArchive(directory: directory.url.path)).isEmpty)
+        let next = appendDurably(sqlite, makeRecord(token: "xa00", receivedAt: clock.now()))
+        #expect(try Self.ids(sqlite) == [next])
     }
 
-    /// Age retention deletes rows in every block they are in, and drops the blocks it empties (never the last).
-    @Test func ageRetentionDeletesAcrossBlocksAndDropsTheEmptiedOnes() throws {
+    /// Age retention drops whole blocks, oldest first: a block goes once its newest row is older than the limit, so
+    /// a row older than the limit stays while its block holds a newer one (the in-memory store drops it at once).
+    @Test func ageRetentionDropsABlockOnceItsNewestRowExpires() throws {
         let directory = try TemporaryDirectory.make()
         let clock = TestClock(Self.start)
         let retention = RetentionPolicy(maxCount: 1_000, maxAge: .seconds(60))
@@ -199,13 +240,36 @@ struct BlockRetentionTests {
         defer { sqlite.close() }
         let memory = InMemoryDeliveryStore(retention: retention, clock: clock)
         defer { memory.close() }
-        Self.append(0..<9, to: [sqlite, memory])
-        clock.advance(seconds: 65)  // received 0…8 s after the start: ids 1…5 (0…4 s) are now older than 60 s
+        Self.append(0..<9, to: [sqlite, memory])  // received 0…8 s after the start: blocks from ids 1, 5 and 9
+        clock.advance(seconds: 65)  // ids 1…5 (0…4 s) are now older than 60 s
         for store in [sqlite, memory] as [any DeliveryStore] {
             appendDurably(store, makeRecord(token: "xa00", receivedAt: clock.now()))
         }
-        #expect(try Self.storeAnswers(sqlite, upTo: 9) == Self.storeAnswers(memory, upTo: 9))
-        #expect(try sqlite.count() == 5)
-        #expect(try Self.tables(directory) == ["store_meta", "deliveries_5", "deliveries_9"])
+        #expect(try Self.ids(sqlite) == Array(Int64(5)...10))  // id 5 (4 s) stays with id 8 (7 s)
+        #expect(try Self.ids(memory) == Array(Int64(6)...10))
+        #expect(try Self.tables(directory) == ["deliveries_5", "deliveries_9", "deliveries_10"])
+    }
+
+    /// A slow sender: a new block starts once a row arrives a sixteenth of the age limit after the block's first,
+    /// so every row stays at least the age limit and at most a sixteenth longer (at the sweep of a commit).
+    @Test func aRowOutlivesTheAgeLimitByAtMostASixteenthOfIt() throws {
+        let directory = try TemporaryDirectory.make()
+        let clock = TestClock(Self.start)
+        let maxAge = 160.0
+        let retention = RetentionPolicy(maxCount: 1_000, maxAge: .seconds(maxAge))
+        let sqlite = try SQLiteDeliveryStore(
+            path: directory.path(SQLiteDeliveryStore.fileName), retention: retention, clock: clock, blockSize: 1_000)
+        defer { sqlite.close() }
+        var received: [Int64: Double] = [:]
+        for second in stride(from: 0.0, through: 600, by: 3) {
+            clock.set(Self.start.adding(seconds: second))
+            received[appendDurably(sqlite, makeRecord(receivedAt: clock.now()))] = second
+            let now = second
+            let kept = Set(try Self.ids(sqlite))
+            for (id, time) in received {
+                if now - time < maxAge { #expect(kept.contains(id), "at \(now) s: received at \(time) s") }
+                if now - time >= maxAge * 17 / 16 + 3 { #expect(!kept.contains(id), "at \(now) s: received at \(time) s") }
+            }
+        }
     }
 }

@@ -4,9 +4,9 @@ import DeliveryFixtures
 import Foundation
 import Testing
 
-/// Schema version 4 keeps no `received_at` index: the SQLite store finds the rows its age limit drops, and narrows
-/// `since`/`until` reads, from the receive times it keeps in memory (`SQLiteLookupIndex`). These pin that the
-/// results are exactly those of SQL's `received_at` comparisons, also when receive times do not ascend with ids.
+/// The file has no `received_at` index: `since`/`until` are SQL comparisons, and age retention drops a block once
+/// its newest row is older than the limit. Rows are appended in receive order, so a block's last row is usually its
+/// newest; a clock that stepped back makes it not so, and the writer checks instead of assuming.
 @Suite struct ReceiveTimeRetentionTests {
     static let start = Timestamp(secondsSinceEpoch: 1_767_225_600)
 
@@ -17,6 +17,8 @@ import Testing
         try reader.deliveries(DeliveryQuery(filter: filter, limit: 1_000, order: order)).map(\.id)
     }
 
+    /// The in-memory ring drops the row received before the cutoff at once; SQLite keeps it while its block holds a
+    /// newer row, and drops the block once that one expires too.
     @Test("the age limit drops a row received before the cutoff after a newer one (the clock stepped back)",
           arguments: StoreKind.allCases)
     func receivedOutOfOrder(kind: StoreKind) throws {
@@ -24,44 +26,48 @@ import Testing
         let store = try kind.make(retention: RetentionPolicy(maxCount: 1_000, maxAge: .seconds(60)), clock: clock)
         defer { store.close() }
         let first = appendDurably(store, makeRecord(receivedAt: Self.at(30)))
-        _ = appendDurably(store, makeRecord(receivedAt: Self.at(0)))  // the clock stepped back
+        let second = appendDurably(store, makeRecord(receivedAt: Self.at(0)))  // the clock stepped back
         let third = appendDurably(store, makeRecord(receivedAt: Self.at(30)))
         clock.set(Self.at(61))  // cutoff: 1 s
         let fourth = appendDurably(store, makeRecord(receivedAt: Self.at(61)))
-        #expect(try Self.ids(store) == [first, third, fourth])
-        #expect(try store.count() == 3)
+        #expect(try Self.ids(store) == (kind == .memory ? [first, third, fourth] : [first, second, third, fourth]))
         clock.set(Self.at(91))  // cutoff: 31 s
         let fifth = appendDurably(store, makeRecord(receivedAt: Self.at(91)))
         #expect(try Self.ids(store) == [fourth, fifth])
     }
 
-    @Test("a row received before the cutoff is dropped in the transaction that writes it")
-    func expiredOnArrival() throws {
-        let clock = TestClock(Self.start)
+    /// A block whose last row is older than the cutoff but an earlier row is not (the clock stepped back within the
+    /// block): the block stays, with every row in it, until its newest row expires.
+    @Test func aBlockWhoseLastRowExpiredStaysWhileAnEarlierRowIsNewer() throws {
+        let clock = TestClock(Self.at(50))
         let store = try StoreKind.sqlite.make(
             retention: RetentionPolicy(maxCount: 1_000, maxAge: .seconds(60)), clock: clock)
         defer { store.close() }
-        let kept = appendDurably(store, makeRecord(receivedAt: Self.at(0)))
-        clock.set(Self.at(2))  // cutoff: -58 s
-        _ = appendDurably(store, makeRecord(receivedAt: Self.at(-100)))
-        #expect(try Self.ids(store) == [kept])
+        let newer = appendDurably(store, makeRecord(receivedAt: Self.at(50)))
+        let older = appendDurably(store, makeRecord(receivedAt: Self.at(0)))  // the clock stepped back
+        clock.set(Self.at(70))  // cutoff: 10 s; the block's last row (0 s) is older, its first (50 s) is not
+        let fresh = appendDurably(store, makeRecord(receivedAt: Self.at(70)))
+        #expect(try Self.ids(store) == [newer, older, fresh])
+        clock.set(Self.at(111))  // cutoff: 51 s
+        let last = appendDurably(store, makeRecord(receivedAt: Self.at(111)))
+        #expect(try Self.ids(store) == [fresh, last])
     }
 
-    @Test("the age limit applies to the rows a reopened store loads")
+    @Test("the age limit applies to the rows a reopened store finds")
     func afterReopening() throws {
         let directory = try TemporaryDirectory.make()
         let retention = RetentionPolicy(maxCount: 1_000, maxAge: .seconds(60))
         let clock = TestClock(Self.start)
         let first = try SQLiteDeliveryStore(directory: directory.url.path, retention: retention, clock: clock)
         _ = appendDurably(first, makeRecord(receivedAt: Self.at(20)))
-        let kept = appendDurably(first, makeRecord(receivedAt: Self.at(40)))
-        _ = appendDurably(first, makeRecord(receivedAt: Self.at(10)))
+        let kept = appendDurably(first, makeRecord(receivedAt: Self.at(40)))  // a block of its own (3.75 s later)
+        let older = appendDurably(first, makeRecord(receivedAt: Self.at(10)))  // in it: the clock stepped back
         first.close()
         clock.set(Self.at(81))  // cutoff: 21 s
         let store = try SQLiteDeliveryStore(directory: directory.url.path, retention: retention, clock: clock)
         defer { store.close() }
         let fresh = appendDurably(store, makeRecord(receivedAt: Self.at(81)))
-        #expect(try Self.ids(store) == [kept, fresh])
+        #expect(try Self.ids(store) == [kept, older, fresh])
     }
 
     @Test("since and until read the same rows from the live store, an archive and the in-memory store")

@@ -53,9 +53,9 @@ extension EncodedDelivery {
         self.init(record, id: id, jsonCapacity: json.count) { writer in json.withUnsafeBytes { writer.appendRaw($0) } }
     }
 
-    /// The `record` blob of the row (the value before the two lookup keys).
+    /// The `record` blob of the row (its last value).
     var storedRecord: [UInt8] {
-        guard case .blob(let stored)? = row.values.dropLast(2).last else { preconditionFailure("no record blob") }
+        guard case .blob(let stored)? = row.values.last else { preconditionFailure("no record blob") }
         return stored
     }
 }

@@ -51,7 +51,7 @@ import Testing
         try read.bind([])
         var rows: [[String]] = []
         while try read.step() {
-            rows.append((1..<12).map { column in read.isNull(Int32(column)) ? "NULL" : "\(read.bytes(Int32(column)))" })
+            rows.append((1..<SQLiteSchema.insertedColumns.count).map { column in read.isNull(Int32(column)) ? "NULL" : "\(read.bytes(Int32(column)))" })
         }
         #expect(rows.count == 2 * Self.records.count)
         for pair in stride(from: 0, to: rows.count, by: 2) {
@@ -86,7 +86,7 @@ import Testing
         try read.bind([])
         var rows: [[String]] = []
         while try read.step() {
-            rows.append((1..<12).map { column in read.isNull(Int32(column)) ? "NULL" : "\(read.bytes(Int32(column)))" })
+            rows.append((1..<SQLiteSchema.insertedColumns.count).map { column in read.isNull(Int32(column)) ? "NULL" : "\(read.bytes(Int32(column)))" })
         }
         #expect(rows.count == 2 * records.count)
         #expect(Array(rows.prefix(records.count)) == Array(rows.suffix(records.count)))

@@ -9,14 +9,15 @@ import Testing
 /// WAL), says so, and starts a new file; a file of the current version is kept.
 @Suite("Schema version: another version is moved aside, the current one kept")
 struct SchemaVersionTests {
-    /// Writes a file as a release of `version` might have left it: a table, a row, `user_version`, and a WAL that
-    /// still holds the last commit.
+    /// Writes a file as a release of `version` might have left it: a table and `user_version` in the file, and a
+    /// WAL that still holds the last commit (a row).
     static func writeFile(at path: String, version: Int) throws {
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.execute("PRAGMA wal_autocheckpoint=0")
         try connection.execute("CREATE TABLE deliveries(id INTEGER PRIMARY KEY, record BLOB NOT NULL)")
         try connection.execute("PRAGMA user_version = \(version)")
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  // the table and the version in the file
         try connection.execute("INSERT INTO deliveries(id, record) VALUES (1, x'7b7d')")
         connection.checkpointOnClose(false)
         connection.close()
@@ -24,7 +25,7 @@ struct SchemaVersionTests {
 
     static func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6, 99])
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 99])
     func aFileOfAnotherVersionIsMovedAsideAndTheStoreStartsEmpty(version: Int) throws {
         let directory = try TemporaryDirectory.make()
         let path = directory.path(SQLiteDeliveryStore.fileName)
@@ -72,6 +73,50 @@ struct SchemaVersionTests {
         #expect(moved.first?.contains(base + " ") == true)
         #expect(moved.last?.contains(base + "-2 ") == true)
         #expect(FileManager.default.fileExists(atPath: base) && FileManager.default.fileExists(atPath: base + "-2"))
+    }
+
+    /// A crash between moving the WAL aside and moving the file left them apart: the next open puts the WAL back
+    /// and moves the two together, instead of moving the file alone under a second name.
+    @Test func aMoveInterruptedAfterTheWALKeepsTheFileWithItsWAL() throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory.path(SQLiteDeliveryStore.fileName)
+        try Self.writeFile(at: path, version: 6)
+        let file = try #require(Self.contents(path))
+        let wal = try #require(Self.contents(path + "-wal"))
+        let earlier = path + ".v6-moved-20251231T235959Z"
+        try FileManager.default.moveItem(atPath: path + "-wal", toPath: earlier + "-wal")  // then the crash
+
+        let clock = TestClock(Timestamp(secondsSinceEpoch: 1_767_225_600))  // 2026-01-01T00:00:00Z
+        let store = try SQLiteDeliveryStore(path: path, retention: RetentionPolicy(), clock: clock, blockSize: nil)
+        defer { store.close() }
+        let movedTo = path + ".v6-moved-20260101T000000Z"
+        #expect(Self.contents(movedTo) == file, "the file is moved as it was")
+        #expect(Self.contents(movedTo + "-wal") == wal, "beside its WAL")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(!names.contains { $0.contains("20251231") }, "\(names)")
+        #expect(store.problems.openNotes.contains { $0.contains(earlier + "-wal") && $0.contains("put back") })
+        #expect(store.problems.openNotes.contains { $0.contains("schema version 6,") && $0.contains(movedTo + " ") })
+        #expect(try store.deliveries(DeliveryQuery()).isEmpty)
+        let id = appendDurably(store, makeRecord(token: "cc33"))
+        #expect(try store.delivery(id: id)?.deviceToken == "cc33")
+    }
+
+    /// A WAL left aside by an earlier move is not put back beside a file that has a WAL of its own (it wrote since).
+    @Test func aFileWithAWALOfItsOwnKeepsIt() throws {
+        let directory = try TemporaryDirectory.make()
+        let path = directory.path(SQLiteDeliveryStore.fileName)
+        let earlier = path + ".v6-moved-20251231T235959Z"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: earlier + "-wal"))
+        try Self.writeFile(at: path, version: 6)
+        let wal = try #require(Self.contents(path + "-wal"))
+        let clock = TestClock(Timestamp(secondsSinceEpoch: 1_767_225_600))
+        let store = try SQLiteDeliveryStore(path: path, retention: RetentionPolicy(), clock: clock, blockSize: nil)
+        defer { store.close() }
+        let movedTo = path + ".v6-moved-20260101T000000Z"
+        #expect(store.problems.openNotes.count == 1)
+        #expect(store.problems.openNotes.first?.contains(movedTo + " ") == true)
+        #expect(Self.contents(movedTo + "-wal") == wal)
+        #expect(Self.contents(earlier + "-wal") == Data([1, 2, 3]))
     }
 
     @Test func aFileOfTheCurrentVersionIsKept() throws {

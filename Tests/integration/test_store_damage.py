@@ -150,16 +150,6 @@ def test_a_page_overwritten_is_recovered_keeping_every_row_outside_that_page(sto
     assert get_json(server, f"/api/deliveries/{pushed[0]}")["apnsId"].lower() == pushed[0].lower()
 
 
-def test_a_damaged_retention_limit_is_ignored_not_trusted(store_copy, start_server):
-    damage.sql(store_copy, "UPDATE store_meta SET value = 10 WHERE key = 'max_count'")
-    server = start_server(data_dir=store_copy)
-    health = get_json(server, "/api/health")
-    assert health["deliveries"] == ROWS
-    assert len(get_json(server, f"/api/deliveries?limit={ROWS}")["deliveries"]) == ROWS
-    assert any("max_count = 10" in note for note in health["storeNotes"])
-    assert damage.stderr_line(server, "max_count = 10")
-
-
 def test_a_file_of_another_schema_version_is_moved_aside_unread_and_the_store_starts_empty(store_copy, start_server):
     """Not damage: another release's file. It is kept byte for byte under a name that says what it is."""
     damage.sql(store_copy, "PRAGMA user_version = 6")

@@ -528,20 +528,6 @@ def store_page_overwritten(server, size):
                   f"damaged file {'kept intact' if intact else 'CHANGED OR MISSING'}")
 
 
-def store_retention_metadata_damaged(server, size):
-    """store_meta max_count 100000 -> 10 in a copy: ignored and said, every row still shows."""
-    directory, rows = store_copy_of(server)
-    store_damage.sql(directory, "UPDATE store_meta SET value = 10 WHERE key = 'max_count'")
-    copy = MockServer([], data_dir=directory)
-    try:
-        health = admin(copy, "/api/health")
-    finally:
-        copy.stop()
-        store_damage.remove(directory)
-    said = any("max_count = 10" in note for note in health.get("storeNotes", []))
-    return health["deliveries"] == rows and said, f"{health['deliveries']} of {rows} rows shown, note said: {said}"
-
-
 def store_wal_truncated(server, size):
     """A server killed with its deliveries in the WAL, the WAL cut mid-frame: the dropped frames are reported."""
     own = MockServer([])
@@ -578,7 +564,6 @@ SHARED = [
     ("admin API from a web page", admin_from_a_web_page),
     ("store: one row undecodable", store_row_undecodable),
     ("store: a page overwritten", store_page_overwritten),
-    ("store: retention metadata damaged", store_retention_metadata_damaged),
     ("store: WAL truncated", store_wal_truncated),
 ]
 OWN_SERVER = [

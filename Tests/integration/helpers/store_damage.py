@@ -71,14 +71,14 @@ def flip_record_bytes(data_dir, row_id, count=64):
 
 
 def leave_wal_frames(data_dir):
-    """A committed write left in the store's WAL (not copied into the file), as a crash leaves it: a row written to
-    `store_meta`, committed with automatic checkpoints off, and the file and its WAL copied back before the closing
-    connection checkpoints them."""
+    """A committed write left in the store's WAL (not copied into the file), as a crash leaves it: a table created
+    beside the store's blocks, committed with automatic checkpoints off, and the file and its WAL copied back before
+    the closing connection checkpoints them."""
     path = pathlib.Path(data_dir) / STORE
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA wal_autocheckpoint=0")
-    connection.execute("INSERT INTO store_meta(key, value) VALUES ('left-in-the-wal', 1)")
+    connection.execute("CREATE TABLE left_in_the_wal(x)")
     connection.commit()
     held = {suffix: pathlib.Path(str(path) + suffix).read_bytes() for suffix in ("", "-wal")}
     connection.close()
