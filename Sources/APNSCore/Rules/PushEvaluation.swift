@@ -104,6 +104,6 @@ public struct PushEvaluation {
         let prefix = "/3/device/".utf8.span
         guard bytes.count >= prefix.count, ByteScan.equal(bytes.extracting(0..<prefix.count), prefix) else { return nil }
         guard bytes.count == prefix.count || bytes[prefix.count] < 0x80 else { return String(path.dropFirst(prefix.count)) }
-        return String(path[path.utf8.index(path.utf8.startIndex, offsetBy: prefix.count)...])
+        return String(decoding: path.utf8.dropFirst(prefix.count), as: UTF8.self)
     }
 }
