@@ -48,7 +48,7 @@ public enum CanonicalUUID {
     /// there are none); nil for any other text. The 32 digits are read as four words of eight, each decoded and
     /// checked at once (`decodeEightHexDigits`): this runs for the `apns-id` of most pushes, in the device's
     /// timeline and the store.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64, uppercase: Bool?)? {
+    public static func parse(_ bytes: Span<UInt8>) -> (high: UInt64, low: UInt64, uppercase: Bool?)? {
         let dash = UInt8(ascii: "-")
         guard bytes.count == 36, bytes[8] == dash, bytes[13] == dash, bytes[18] == dash, bytes[23] == dash else {
             return nil
@@ -68,12 +68,13 @@ public enum CanonicalUUID {
         )
     }
 
-    /// `count` (4 or 8) bytes from `start` as a little-endian word: the first byte in the lowest bits (the compiler
-    /// makes it one load).
+    /// `count` (up to 8) bytes from `start` as a little-endian word: the first byte in the lowest bits (the bounds
+    /// are checked once, for the part, and the compiler reads it with a few loads).
     @inlinable @inline(__always)
-    public static func word(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, count: Int = 4) -> UInt64 {
+    public static func word(_ bytes: Span<UInt8>, at start: Int, count: Int = 4) -> UInt64 {
+        let part = bytes.extracting(start..<start + count)
         var word: UInt64 = 0
-        for index in 0..<count { word |= UInt64(bytes[start + index]) << (8 * index) }
+        for index in part.indices { word |= UInt64(part[index]) << (8 * index) }
         return word
     }
 
@@ -102,7 +103,7 @@ public enum CanonicalUUID {
 
     /// How many of `bytes`, from the first, are hexadecimal digits (`hexDigit`): eight at a time while all eight are
     /// (`decodeEightHexDigits`; a device token is 64 to 200 digits, counted on every push), then byte by byte.
-    public static func leadingHexDigitCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    public static func leadingHexDigitCount(_ bytes: Span<UInt8>) -> Int {
         var count = 0
         while count + 8 <= bytes.count, decodeEightHexDigits(word(bytes, at: count, count: 8)) != nil { count += 8 }
         while count < bytes.count, hexDigit(bytes[count]) != nil { count += 1 }

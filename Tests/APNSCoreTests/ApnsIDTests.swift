@@ -76,8 +76,7 @@ import Testing
 /// moved, a non-hex byte anywhere, letters of both cases, another length) reads as nil.
 @Suite struct CanonicalUUIDParseTests {
     static func parsed(_ text: String) -> (high: UInt64, low: UInt64, uppercase: Bool?)? {
-        var text = text
-        return text.withUTF8 { CanonicalUUID.parse($0) }
+        CanonicalUUID.parse(text.utf8.span)
     }
 
     @Test func readsBackTheText() {
@@ -108,7 +107,7 @@ import Testing
             for byte in UInt8.min...UInt8.max {
                 var text = zeros
                 text[position] = byte
-                let parsed = text.withUnsafeBufferPointer { CanonicalUUID.parse($0) }
+                let parsed = CanonicalUUID.parse(text.span)
                 guard let digit = CanonicalUUID.hexDigit(byte) else {
                     if parsed != nil { failures.append("byte \(byte) at \(position) read as a digit") }
                     continue

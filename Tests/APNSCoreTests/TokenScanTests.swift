@@ -9,9 +9,7 @@ import Testing
     }
 
     static func scanned(_ bytes: [UInt8]) -> (count: Int, slash: Bool) {
-        bytes.withUnsafeBufferPointer {
-            (CanonicalUUID.leadingHexDigitCount($0), ByteScan.contains(UInt8(ascii: "/"), in: $0))
-        }
+        (CanonicalUUID.leadingHexDigitCount(bytes.span), ByteScan.contains(UInt8(ascii: "/"), in: bytes.span))
     }
 
     @Test func everyByteValueAtEveryPositionIsJudgedAsByByte() {

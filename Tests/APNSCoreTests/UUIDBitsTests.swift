@@ -6,8 +6,7 @@ import Testing
 /// of reading the text back) are what `CanonicalUUID.parse` reads from its text, letter case included.
 @Suite struct UUIDBitsTests {
     private static func parsed(_ text: String) -> CanonicalUUID.Bits? {
-        var text = text
-        return text.withUTF8(CanonicalUUID.parse).map { CanonicalUUID.Bits(high: $0.high, low: $0.low, uppercase: $0.uppercase) }
+        CanonicalUUID.parse(text.utf8.span).map { CanonicalUUID.Bits(high: $0.high, low: $0.low, uppercase: $0.uppercase) }
     }
 
     @Test(arguments: [true, false])

@@ -171,7 +171,7 @@ extension DeliveryRecord {
             }),
         DeliveryRecordField(
             write: { record, writer in
-                if record.payload.withUnsafeBufferPointer({ isASCII($0) }) {
+                if isASCII(record.payload.span) {
                     // ASCII is valid UTF-8: the bytes are the text, written without making a `String` of them.
                     writer.key("payload")
                     record.payload.withUnsafeBufferPointer { writer.string(utf8: $0) }

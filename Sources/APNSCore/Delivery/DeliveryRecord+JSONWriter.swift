@@ -45,16 +45,15 @@ extension DeliveryRecord {
 
 extension DeliveryRecord {
     /// Whether every byte is ASCII (eight at a time): such a payload is its own UTF-8 text.
-    public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
+    public static func isASCII(_ bytes: Span<UInt8>) -> Bool {
         var index = 0
         var high: UInt64 = 0
         while index + 8 <= bytes.count {
-            high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            high |= CanonicalUUID.word(bytes, at: index, count: 8)
             index += 8
         }
         while index < bytes.count {
-            high |= UInt64(base[index])
+            high |= UInt64(bytes[index])
             index += 1
         }
         return high & 0x8080_8080_8080_8080 == 0

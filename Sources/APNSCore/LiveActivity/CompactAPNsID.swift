@@ -7,8 +7,7 @@ enum CompactAPNsID: Sendable, Hashable {
     case text(String)
 
     init(_ text: String) {
-        var text = text
-        self = text.withUTF8 { Self.uuid($0) } ?? .text(text)
+        self = Self.uuid(text.utf8.span) ?? .text(text)
     }
 
     /// `init(text)` when the UUID's bits are known (as `CanonicalUUID.parse` reads them from `text`).
@@ -31,7 +30,7 @@ enum CompactAPNsID: Sendable, Hashable {
     }
 
     /// The UUID in `bytes` when they are canonical text with letters of one case.
-    private static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> CompactAPNsID? {
+    private static func uuid(_ bytes: Span<UInt8>) -> CompactAPNsID? {
         CanonicalUUID.parse(bytes).map { .uuid(high: $0.high, low: $0.low, lowercase: $0.uppercase == false) }
     }
 }

@@ -30,26 +30,24 @@ struct TokenKey: Sendable {
     /// over the 64 to 200 digits (~1,000 instructions per push); this is a fifth of that. Only where a token's
     /// record sits depends on it: a lookup still compares the text.
     static func hash(_ text: String) -> Int {
-        var text = text
-        return text.withUTF8 { bytes in
-            let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
-            var hash = seed ^ UInt64(bytes.count) &* multiplier
-            var index = 0
-            while index + 8 <= bytes.count {
-                hash = (hash ^ CanonicalUUID.word(bytes, at: index, count: 8)) &* multiplier
-                hash ^= hash >> 29
-                index += 8
-            }
-            if index < bytes.count {
-                hash = (hash ^ CanonicalUUID.word(bytes, at: index, count: bytes.count - index)) &* multiplier
-            }
-            hash ^= hash >> 33
-            hash &*= 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 33
-            hash &*= 0xC4CE_B9FE_1A85_EC53
-            hash ^= hash >> 33
-            return Int(truncatingIfNeeded: hash)
+        let bytes = text.utf8.span
+        let multiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var hash = seed ^ UInt64(bytes.count) &* multiplier
+        var index = 0
+        while index + 8 <= bytes.count {
+            hash = (hash ^ CanonicalUUID.word(bytes, at: index, count: 8)) &* multiplier
+            hash ^= hash >> 29
+            index += 8
         }
+        if index < bytes.count {
+            hash = (hash ^ CanonicalUUID.word(bytes, at: index, count: bytes.count - index)) &* multiplier
+        }
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash &*= 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 33
+        return Int(truncatingIfNeeded: hash)
     }
 }
 

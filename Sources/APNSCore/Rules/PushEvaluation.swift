@@ -96,26 +96,14 @@ public struct PushEvaluation {
 
     /// The part of a `/3/device/…` path after the prefix; nil for other paths.
     static func deviceToken(inPath path: String) -> String? {
-        let prefix: StaticString = "/3/device/"
         // The prefix is ten ASCII characters; when the byte after it is ASCII too (or there is none), a character
         // boundary follows the prefix's last byte, so the token is the bytes after it. Otherwise the tenth
         // character may absorb combining marks: dropped by characters, as ever. The prefix is compared in place,
         // byte by byte.
-        var bytes = path
-        var byCharacters = false
-        let token: String? = bytes.withUTF8 { bytes in
-            let hasPrefix = prefix.withUTF8Buffer { prefix in
-                guard bytes.count >= prefix.count else { return false }
-                for index in 0..<prefix.count where bytes[index] != prefix[index] { return false }
-                return true
-            }
-            guard hasPrefix else { return nil }
-            guard bytes.count == 10 || bytes[10] < 0x80 else {
-                byCharacters = true
-                return nil
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[10...]), as: UTF8.self)
-        }
-        return byCharacters ? String(path.dropFirst(prefix.utf8CodeUnitCount)) : token
+        let bytes = path.utf8.span
+        let prefix = "/3/device/".utf8.span
+        guard bytes.count >= prefix.count, ByteScan.equal(bytes.extracting(0..<prefix.count), prefix) else { return nil }
+        guard bytes.count == prefix.count || bytes[prefix.count] < 0x80 else { return String(path.dropFirst(prefix.count)) }
+        return String(decoding: path.utf8.dropFirst(prefix.count), as: UTF8.self)
     }
 }

@@ -9,9 +9,8 @@ extension PushRule {
         let path = evaluation.request.path
         if path == "/3/device" { return nil }
         // A token of hex digits only (the usual one, counted once for `token.format` too) has no '/'.
-        guard var token = evaluation.facts.deviceToken,
-            evaluation.deviceTokenHexScan().stop == nil
-                || !token.withUTF8({ ByteScan.contains(UInt8(ascii: "/"), in: $0) })
+        guard let token = evaluation.facts.deviceToken,
+            evaluation.deviceTokenHexScan().stop == nil || !ByteScan.contains(UInt8(ascii: "/"), in: token.utf8.span)
         else {
             return RuleRejection(.badPath, "the path must be /3/device/<hex device token>; got \(path)")
         }

@@ -84,31 +84,28 @@ extension PushRule {
     /// (`topic.suffix-not-doubled`). One pass and no rule closures; false sends the topic through the rules, which
     /// give the answer (a false here is never a rejection by itself).
     static func isWellShapedTopic(_ topic: String, implied: PushType?) -> Bool {
-        var topic = topic
-        return topic.withUTF8 { bytes in
-            guard isBundleIDShaped(bytes: bytes) else { return false }
-            for (suffix, suffixLength) in topicSuffixes where bytes.count == suffixLength - 1 {
-                if bytes.elementsEqual(suffix.utf8.dropFirst()) { return false }
-            }
-            guard let implied else { return true }
-            let suffix = implied.topicSuffix.utf8
-            let suffixLength = suffix.count
-            return bytes.count < 2 * suffixLength
-                || !bytes[(bytes.count - 2 * suffixLength)..<(bytes.count - suffixLength)].elementsEqual(suffix)
+        let bytes = topic.utf8.span
+        guard isBundleIDShaped(bytes: bytes) else { return false }
+        for (suffix, suffixLength) in topicSuffixes where bytes.count == suffixLength - 1 {
+            if ByteScan.equal(bytes, suffix.utf8.span.extracting(1...)) { return false }
         }
+        guard let implied else { return true }
+        let suffix = implied.topicSuffix.utf8.span
+        let suffixLength = suffix.count
+        return bytes.count < 2 * suffixLength
+            || !ByteScan.equal(bytes.extracting((bytes.count - 2 * suffixLength)..<(bytes.count - suffixLength)), suffix)
     }
 
     /// Letters, digits, `-` and `.` only, and no empty part between dots (one pass over the bytes: this runs twice
     /// per push).
     static func isBundleIDShaped(_ topic: String) -> Bool {
-        var topic = topic
-        return topic.withUTF8(isBundleIDShaped(bytes:))
+        isBundleIDShaped(bytes: topic.utf8.span)
     }
 
-    private static func isBundleIDShaped(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isBundleIDShaped(bytes: Span<UInt8>) -> Bool {
         var partLength = 0
-        for byte in bytes {
-            switch byte {
+        for index in bytes.indices {
+            switch bytes[index] {
             case UInt8(ascii: "."):
                 if partLength == 0 { return false }
                 partLength = 0

@@ -75,15 +75,15 @@ public enum PushType: String, Sendable, Codable, CaseIterable, Hashable {
 
     /// The push type whose topic suffix `topic` ends with, if any (the longest suffix wins). Byte-wise on UTF-8.
     public static func implied(byTopic topic: String) -> PushType? {
-        var topic = topic
-        return topic.withUTF8 { implied(byTopicBytes: $0) }
+        implied(byTopicBytes: topic.utf8.span)
     }
 
     /// `implied(byTopic:)` over the topic's UTF-8 bytes.
-    static func implied(byTopicBytes topic: UnsafeBufferPointer<UInt8>) -> PushType? {
-        guard let last = topic.last else { return nil }
+    static func implied(byTopicBytes topic: Span<UInt8>) -> PushType? {
+        guard !topic.isEmpty else { return nil }
+        let last = topic[topic.count - 1]
         for (pushType, suffix) in suffixedByLongestSuffix where suffix.last == last && topic.count >= suffix.count {
-            if topic.suffix(suffix.count).elementsEqual(suffix) { return pushType }
+            if ByteScan.equal(topic.extracting((topic.count - suffix.count)...), suffix.span) { return pushType }
         }
         return nil
     }

@@ -6,7 +6,7 @@ enum ByteScan {
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     /// Whether `byte` occurs in `bytes`.
-    static func contains(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func contains(_ byte: UInt8, in bytes: Span<UInt8>) -> Bool {
         let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
         var index = 0
         while index + 8 <= bytes.count {
@@ -21,5 +21,12 @@ enum ByteScan {
             index += 1
         }
         return false
+    }
+
+    /// Whether the two hold the same bytes.
+    static func equal(_ first: Span<UInt8>, _ second: Span<UInt8>) -> Bool {
+        guard first.count == second.count else { return false }
+        for index in first.indices where first[index] != second[index] { return false }
+        return true
     }
 }

@@ -41,11 +41,9 @@ public enum DeviceTokenFormat {
     /// byte is one: then bytes, scalars and digits are one and the same). One pass over the bytes, no scalar
     /// decoding.
     public static func leadingASCIIHexDigits(_ token: String) -> (count: Int, stop: UInt8?) {
-        var token = token
-        return token.withUTF8 { bytes in  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
-            let count = CanonicalUUID.leadingHexDigitCount(bytes)
-            return (count, count < bytes.count ? bytes[count] : nil)
-        }
+        let bytes = token.utf8.span  // contiguous bytes: no per-byte index arithmetic of String.UTF8View
+        let count = CanonicalUUID.leadingHexDigitCount(bytes)
+        return (count, count < bytes.count ? bytes[count] : nil)
     }
 
     /// The message for a token whose first non-hex-digit scalar is the ASCII character with this value (entries of
