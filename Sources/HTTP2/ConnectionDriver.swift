@@ -3,8 +3,8 @@ import CNative
 import Glibc
 
 /// Moves bytes between one client's bufferevent (TLS or cleartext) and its `HTTP2ServerSession`, and between the
-/// session and the application's connection handler. Lives on its worker's thread only; its stored `var`s are not
-/// checked for exclusivity at run time (see `HTTP2ServerSession`).
+/// session and the application's connection handler. Lives on its worker's thread only; its stored `var`s are kept
+/// free of run-time exclusivity checks as `HTTP2ServerSession` explains.
 ///
 /// Closing: once the server has said all it will say (`finishWriting`: nghttp2 wants neither to read nor to write
 /// after a GOAWAY, a protocol error, an idle timeout, shutdown, a scripted close), the session is let go, the output
@@ -19,18 +19,18 @@ final class ConnectionDriver {
     private let localPort: Int
     private let listenerLabel: String
 
-    @exclusivity(unchecked) private var session: HTTP2ServerSession?
-    @exclusivity(unchecked) private var handler: (any HTTP2ConnectionHandler)?
-    @exclusivity(unchecked) private var sniffer: PrefaceSniffer? = PrefaceSniffer()
-    @exclusivity(unchecked) private var closeWhenFlushed = false
-    @exclusivity(unchecked) private var readingPaused = false
-    @exclusivity(unchecked) private var closed = false
-    @exclusivity(unchecked) private var output: [UInt8] = []
+    private var session: HTTP2ServerSession?
+    private var handler: (any HTTP2ConnectionHandler)?
+    private var sniffer: PrefaceSniffer? = PrefaceSniffer()
+    private var closeWhenFlushed = false
+    private var readingPaused = false
+    private var closed = false
+    private var output: [UInt8] = []
     /// Handshake, idle and incomplete-stream deadlines (`ConnectionTimeouts`).
-    @exclusivity(unchecked) private var timeouts: ConnectionTimeouts
-    @exclusivity(unchecked) private var timer: OpaquePointer?
+    private var timeouts: ConnectionTimeouts
+    private var timer: OpaquePointer?
     /// When the timer fires next (monotonic nanoseconds).
-    @exclusivity(unchecked) private var timerDeadline: UInt64 = 0
+    private var timerDeadline: UInt64 = 0
     /// Set by `finishWriting`: nothing more is sent but what is in the output buffer; the timer bounds the close.
     private var lingering = false
     /// After the write side is shut down: reads and discards what the client sends (`discardInput`).
@@ -261,11 +261,16 @@ final class ConnectionDriver {
         let pending = outputLength
         let watermark = worker.settings.outputHighWatermark
         if pending < watermark {
-            output.removeAll(keepingCapacity: true)
-            session.drainOutput(into: &output, limit: watermark - pending)
-            if !output.isEmpty {
-                _ = output.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
+            // The buffer is moved into a local while nghttp2 fills it and libevent copies it out (and back after):
+            // no access to the stored property stays open across those calls.
+            var bytes: [UInt8] = []
+            swap(&bytes, &output)
+            bytes.removeAll(keepingCapacity: true)
+            session.drainOutput(into: &bytes, limit: watermark - pending)
+            if !bytes.isEmpty {
+                _ = bytes.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
             }
+            swap(&bytes, &output)
         }
         if outputLength >= watermark && !readingPaused {
             readingPaused = true
@@ -284,7 +289,7 @@ final class ConnectionDriver {
     private func finishWriting() {
         guard !lingering, !closed else { return }
         lingering = true
-        handler?.connectionClosed()
+        if let handler { handler.connectionClosed() }
         handler = nil
         session = nil
         sniffer = nil
@@ -362,7 +367,7 @@ final class ConnectionDriver {
     func close() {
         guard !closed else { return }
         closed = true
-        handler?.connectionClosed()
+        if let handler { handler.connectionClosed() }
         handler = nil
         // The events on the socket go before the socket (closed by `bufferevent_free`).
         if let discardEvent { event_free(discardEvent) }

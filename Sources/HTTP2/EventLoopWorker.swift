@@ -5,7 +5,7 @@ import Synchronization
 
 /// One thread running one libevent `event_base`, with its own listeners and the connections they accepted.
 /// Everything but `post`, `requestShutdown`, `waitUntilStopped` and `connectionCount` runs on that thread. The
-/// loop-thread `var`s touched per push are not checked for exclusivity at run time (see `HTTP2ServerSession`).
+/// loop-thread `var`s touched per push are kept free of run-time exclusivity checks as `HTTP2ServerSession` explains.
 final class EventLoopWorker: @unchecked Sendable {
     /// A response produced on any thread, waiting to be handed to its connection on this worker's thread.
     struct PendingResponse {
@@ -28,7 +28,7 @@ final class EventLoopWorker: @unchecked Sendable {
     private(set) var acceptPause: AcceptPause?
 
     private var listeners: [(listener: OpaquePointer, configuration: ListenerConfiguration)] = []
-    @exclusivity(unchecked) private var connections: [UInt64: ConnectionDriver] = [:]
+    private var connections: [UInt64: ConnectionDriver] = [:]
     private var wakeEvent: OpaquePointer?
     /// Accepted sockets other threads handed to this one (`ConnectionHandoff`), and the event that takes them.
     let handoff = ConnectionHandoff()
@@ -36,16 +36,16 @@ final class EventLoopWorker: @unchecked Sendable {
     /// Every worker of the server, to hand an accepted socket to the least loaded (set before threads start).
     let peers: EventLoopPeers
     private var shutdownEvent: OpaquePointer?
-    @exclusivity(unchecked) private var shuttingDown = false
+    private var shuttingDown = false
     private let inbox = Locked<[PendingResponse]>([])
     /// Responses produced on this worker's own thread (the in-memory store answers inside `handle`): queued without
     /// the inbox's lock and without waking the loop for each (`deliver`). Loop thread only.
-    @exclusivity(unchecked) private var localInbox: [PendingResponse] = []
+    private var localInbox: [PendingResponse] = []
     /// The loop thread's `pthread_self()` while the loop runs (0 before), to tell `deliver` it runs there.
     private let loopThread = Atomic<UInt>(0)
     /// The responses being handed out (`deliverPendingResponses`) and the connections they went to; loop thread only.
-    @exclusivity(unchecked) private var delivering: [PendingResponse] = []
-    @exclusivity(unchecked) private var touched: [ConnectionDriver] = []
+    private var delivering: [PendingResponse] = []
+    private var touched: [ConnectionDriver] = []
     /// Closed streams' objects, reused by every session of this thread.
     let spareStreams = SpareStreams(limit: 256)
     private let shutdownGrace = Locked<Double>(10)
@@ -223,7 +223,10 @@ final class EventLoopWorker: @unchecked Sendable {
         let driver = ConnectionDriver(
             id: id, bufferEvent: bufferEvent, worker: self, remoteAddress: remote, localPort: localPort,
             listenerLabel: configuration.label)
-        connections[id] = driver
+        var open = connections
+        connections = [:]
+        open[id] = driver
+        connections = open
         openConnections.wrappingAdd(1, ordering: .relaxed)
         faults.openConnections.wrappingAdd(1, ordering: .relaxed)
         driver.install()
@@ -239,7 +242,11 @@ final class EventLoopWorker: @unchecked Sendable {
     }
 
     func connectionDidClose(_ id: UInt64) {
-        guard connections.removeValue(forKey: id) != nil else { return }
+        var open = connections
+        connections = [:]
+        let removed = open.removeValue(forKey: id)
+        connections = open
+        guard removed != nil else { return }
         openConnections.wrappingSubtract(1, ordering: .relaxed)
         faults.openConnections.wrappingSubtract(1, ordering: .relaxed)
         if shuttingDown && connections.isEmpty { event_base_loopbreak(base) }
@@ -261,9 +268,17 @@ final class EventLoopWorker: @unchecked Sendable {
     /// Delivers the responses in `delivering` and flushes their connections.
     private func deliverTaken() {
         guard !delivering.isEmpty else { return }
+        // Both arrays are moved into locals while the connections are called, and back (emptied, storage kept):
+        // no access to the stored properties stays open across those calls.
+        var delivering: [PendingResponse] = []
+        var touched: [ConnectionDriver] = []
+        swap(&delivering, &self.delivering)
+        swap(&touched, &self.touched)
         defer {
             delivering.removeAll(keepingCapacity: true)
             touched.removeAll(keepingCapacity: true)
+            swap(&delivering, &self.delivering)
+            swap(&touched, &self.touched)
         }
         // The connection of the previous item, looked up again only when the next item names another.
         var lastDriver: (id: UInt64, driver: ConnectionDriver?)?
@@ -403,8 +418,12 @@ extension EventLoopWorker: ResponseTarget {
             post(pending)
             return
         }
-        localInbox.append(pending)
-        if localInbox.count == 1 { event_active(wakeEvent, 0, 0) }
+        var queued: [PendingResponse] = []
+        swap(&queued, &localInbox)
+        queued.append(pending)
+        let first = queued.count == 1
+        swap(&queued, &localInbox)
+        if first { event_active(wakeEvent, 0, 0) }
     }
 }
 

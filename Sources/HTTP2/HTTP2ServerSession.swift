@@ -14,11 +14,12 @@ import Foundation
 ///
 /// Not thread-safe: one session belongs to one event-loop thread.
 ///
-/// Its stored `var`s (and `StreamState`'s, `SpareStreams`', `ConnectionDriver`'s and the event loop's per-push ones)
-/// are `@exclusivity(unchecked)`: the run-time check of each access to a class's stored property (a
-/// `swift_beginAccess` and its access-set entry, ~1,600 instructions per push across the transport) is left out.
-/// They are reached from one thread, and no access is held across a call that could reach the same property (the
-/// arrays changed in place are moved into locals first); the compiler still checks what it can see statically.
+/// Exclusivity: Swift's checks stay on. A release build drops the run-time check of a stored property (a
+/// `swift_beginAccess`, ~70 instructions) when no access to it anywhere in the module can overlap another
+/// (whole-module analysis), so this file, `StreamState`, `SpareStreams`, `ConnectionDriver` and `EventLoopWorker`
+/// keep it provable: no access stays open across a call into nghttp2, libevent or the application, and an array,
+/// set or dictionary changed in place (which may reallocate and release its old storage) is moved into a local
+/// first and back after.
 final class HTTP2ServerSession {
     enum Event {
         /// A request is complete (END_STREAM) or its body passed `requestBodyLimit`.
@@ -30,8 +31,8 @@ final class HTTP2ServerSession {
 
     /// Work done on header fields, for tests that check a large header block costs linear work: every field seen,
     /// and those kept (decoded and stored; bounded by the header-list limit).
-    @exclusivity(unchecked) private(set) var headerFieldsSeen = 0
-    @exclusivity(unchecked) private(set) var headerFieldsKept = 0
+    private(set) var headerFieldsSeen = 0
+    private(set) var headerFieldsKept = 0
 
     private let session: OpaquePointer?
     /// Long header values of recent requests, reused when repeated (`RecentHeaderValues`).
@@ -42,35 +43,35 @@ final class HTTP2ServerSession {
     /// The open streams' states, newest first, linked through the states themselves (`StreamState.next`): a stream
     /// is added and removed without a dictionary's hashing of its id, and found by id through nghttp2's stream user
     /// data (`beginHeaders`).
-    @exclusivity(unchecked) private var openStreams: StreamState?
-    @exclusivity(unchecked) private(set) var openStreamCount = 0
+    private var openStreams: StreamState?
+    private(set) var openStreamCount = 0
     /// Closed streams' objects, reused for new streams (shared by the sessions of one event-loop thread).
     private let spareStreams: SpareStreams
     /// The stream whose header block is arriving: nghttp2 delivers a block's fields one after another, so each
     /// field finds its stream here instead of by a dictionary lookup (two per field).
     /// Unretained (a retain and a release per header field otherwise): `openStreams` holds the state until nghttp2
     /// closes the stream, and `streamClosed` forgets it here first. Stream id 0 (never a request's): none.
-    @exclusivity(unchecked) private var headerBlockStreamID: Int32 = 0
-    @exclusivity(unchecked) private var headerBlockState: Unmanaged<StreamState>?
+    private var headerBlockStreamID: Int32 = 0
+    private var headerBlockState: Unmanaged<StreamState>?
     /// Shared by every session of a server (`totalBodyBufferLimit`).
     private let bodyBudget: BodyBufferBudget
     /// Body bytes this connection holds (`connectionBodyBufferLimit`).
-    @exclusivity(unchecked) private(set) var bufferedBodyBytes = 0
+    private(set) var bufferedBodyBytes = 0
     /// Streams to reset with REFUSED_STREAM once nghttp2 is off the stack (their DATA passed a body cap).
-    @exclusivity(unchecked) private var streamsToRefuse: [Int32] = []
+    private var streamsToRefuse: [Int32] = []
     /// The header block of the response being submitted, reused from one response to the next.
     private let responseFields = NameValueBuffer()
     /// The last value sent for each response field name on this connection (`worthIndexing`), for the first
     /// `rememberedResponseNames` names.
-    @exclusivity(unchecked) private var lastSentValues: [(name: String, value: String)] = []
+    private var lastSentValues: [(name: String, value: String)] = []
     static let rememberedResponseNames = 16
     /// Response bodies waiting for nghttp2 to pull them through the data provider.
-    @exclusivity(unchecked) private var outgoingBodies = OutgoingBodies()
+    private var outgoingBodies = OutgoingBodies()
     /// What `forEachEvent` hands over next: completed streams are queued as their state objects and become an
     /// `HTTPRequest` only as each is handed over (built once, lent to the owner, never copied into a queue).
-    @exclusivity(unchecked) private var events: [QueuedEvent] = []
-    @exclusivity(unchecked) private var eventsBeingHandled: [QueuedEvent] = []
-    @exclusivity(unchecked) private var insideNGHTTP2 = false
+    private var events: [QueuedEvent] = []
+    private var eventsBeingHandled: [QueuedEvent] = []
+    private var insideNGHTTP2 = false
 
     private enum QueuedEvent {
         /// A dispatched stream; `bodyLength` as counted at dispatch.
@@ -79,20 +80,20 @@ final class HTTP2ServerSession {
     }
     /// Streams answered early (body over the limit) that may still receive DATA: once the response's END_STREAM
     /// has been sent (`responseEnded`), they are reset with NO_ERROR.
-    @exclusivity(unchecked) private var streamsToResetAfterResponse: Set<Int32> = []
-    @exclusivity(unchecked) private var responseEnded: Set<Int32> = []
+    private var streamsToResetAfterResponse: Set<Int32> = []
+    private var responseEnded: Set<Int32> = []
     /// GOAWAYs that accompany a response: sent once that response's END_STREAM is out, so that the response's DATA
     /// does not follow the GOAWAY (strict clients such as Python h2 refuse frames after GOAWAY).
-    @exclusivity(unchecked) private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = [:]
-    @exclusivity(unchecked) private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = []
+    private var goAwayAfterResponse: [Int32: (errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = [:]
+    private var goAwayReady: [(errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)] = []
 
     let connection: ConnectionInfo
     let settings: TransportSettings
     private let now: () -> Timestamp
-    @exclusivity(unchecked) private(set) var maxConcurrentStreams: UInt32
+    private(set) var maxConcurrentStreams: UInt32
 
     /// Set when nghttp2 reported a fatal error; the connection must be closed after the output is flushed.
-    @exclusivity(unchecked) private(set) var fatalError: String?
+    private(set) var fatalError: String?
 
     init(connection: ConnectionInfo, settings: TransportSettings, maxConcurrentStreams: UInt32,
          bodyBudget: BodyBufferBudget? = nil, spareStreams: SpareStreams = SpareStreams(limit: 32),
@@ -136,6 +137,7 @@ final class HTTP2ServerSession {
             releaseBody(of: stream)
             openStreams = stream.next
             stream.next = nil
+            openStreams?.previous = nil
         }
         nghttp2_session_del(session)
     }
@@ -154,10 +156,13 @@ final class HTTP2ServerSession {
             fatalError = String(cString: nghttp2_strerror(Int32(result)))
             return false
         }
-        for streamID in streamsToRefuse {
-            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_REFUSED_STREAM.rawValue)
+        if !streamsToRefuse.isEmpty {
+            let refused = streamsToRefuse
+            streamsToRefuse = []
+            for streamID in refused {
+                _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_REFUSED_STREAM.rawValue)
+            }
         }
-        streamsToRefuse.removeAll()
         return true
     }
 
@@ -178,7 +183,7 @@ final class HTTP2ServerSession {
 
     /// When the oldest unfinished request began (monotonic nanoseconds), or nil when none is unfinished.
     var oldestIncompleteStreamStart: UInt64? {
-        incompleteStreams.lazy.map(\.startedAt).min()
+        incompleteStreams.lazy.map { $0.startedAt }.min()
     }
 
     /// The open streams whose request has not ended (neither dispatched nor refused). Each stream's successor is
@@ -240,10 +245,11 @@ final class HTTP2ServerSession {
         drainFrames(into: &output, limit: limit)
         resetStreamsAnsweredEarly()
         if !goAwayReady.isEmpty {
-            for goAway in goAwayReady {
+            let ready = goAwayReady
+            goAwayReady = []
+            for goAway in ready {
                 self.goAway(errorCode: goAway.errorCode, debugData: goAway.debugData, lastStreamID: goAway.lastStreamID)
             }
-            goAwayReady.removeAll()
             drainFrames(into: &output, limit: limit)
         }
     }
@@ -311,7 +317,10 @@ final class HTTP2ServerSession {
                 provider.read_callback = readStreamBody
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
             } else {
-                outgoingBodies[streamID] = response.body
+                var bodies = outgoingBodies
+                outgoingBodies = OutgoingBodies()
+                bodies[streamID] = response.body
+                outgoingBodies = bodies
                 var provider = nghttp2_data_provider()
                 provider.read_callback = readResponseBody
                 _ = nghttp2_submit_response(session, streamID, nva.baseAddress, nva.count, &provider)
@@ -370,7 +379,7 @@ final class HTTP2ServerSession {
             _ = nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &entry, 1)
         case .goAway(let errorCode, let debugData):
             if nghttp2_session_find_stream(session, streamID) != nil {
-                goAwayAfterResponse[streamID] = (errorCode, debugData, nil)
+                afterResponse(streamID, goAway: (errorCode, debugData, nil))
             } else {
                 goAway(errorCode: errorCode, debugData: debugData)
             }
@@ -378,7 +387,7 @@ final class HTTP2ServerSession {
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, errorCode)
         case .goAwayNaming(let lastStreamID, let errorCode, let debugData, let beforeResponse):
             if !beforeResponse && nghttp2_session_find_stream(session, streamID) != nil {
-                goAwayAfterResponse[streamID] = (errorCode, debugData, lastStreamID)
+                afterResponse(streamID, goAway: (errorCode, debugData, lastStreamID))
             } else {
                 goAway(errorCode: errorCode, debugData: debugData, lastStreamID: lastStreamID)
             }
@@ -412,29 +421,58 @@ final class HTTP2ServerSession {
 
     private func resetStreamsAnsweredEarly() {
         guard !responseEnded.isEmpty else { return }
-        for streamID in responseEnded where nghttp2_session_find_stream(session, streamID) != nil {
+        let ended = responseEnded
+        responseEnded = []
+        for streamID in ended where nghttp2_session_find_stream(session, streamID) != nil {
             // RFC 9113 §8.1: a server that answered before the request ended may ask the client to stop sending
             // with RST_STREAM(NO_ERROR).
             _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_NO_ERROR.rawValue)
         }
-        responseEnded.removeAll()
     }
 
     fileprivate func frameSent(streamID: Int32, endStream: Bool) {
         guard endStream else { return }
-        if !streamsToResetAfterResponse.isEmpty, streamsToResetAfterResponse.remove(streamID) != nil {
-            responseEnded.insert(streamID)
+        if !streamsToResetAfterResponse.isEmpty, forgetResetAfterResponse(streamID) {
+            var ended = responseEnded
+            responseEnded = []
+            ended.insert(streamID)
+            responseEnded = ended
         }
-        if !goAwayAfterResponse.isEmpty, let goAway = goAwayAfterResponse.removeValue(forKey: streamID) {
-            goAwayReady.append(goAway)
+        if !goAwayAfterResponse.isEmpty {
+            var pending = goAwayAfterResponse
+            goAwayAfterResponse = [:]
+            if let goAway = pending.removeValue(forKey: streamID) {
+                var ready = goAwayReady
+                goAwayReady = []
+                ready.append(goAway)
+                goAwayReady = ready
+            }
+            goAwayAfterResponse = pending
         }
+    }
+
+    /// Sends a GOAWAY once the response of `streamID` has ended (`frameSent`).
+    private func afterResponse(_ streamID: Int32, goAway: (errorCode: UInt32, debugData: [UInt8], lastStreamID: Int32?)) {
+        var pending = goAwayAfterResponse
+        goAwayAfterResponse = [:]
+        pending[streamID] = goAway
+        goAwayAfterResponse = pending
+    }
+
+    /// Takes `streamID` out of `streamsToResetAfterResponse`; true when it was there.
+    private func forgetResetAfterResponse(_ streamID: Int32) -> Bool {
+        var streams = streamsToResetAfterResponse
+        streamsToResetAfterResponse = []
+        let removed = streams.remove(streamID) != nil
+        streamsToResetAfterResponse = streams
+        return removed
     }
 
     fileprivate func beginHeaders(streamID: Int32) {
         let receivedAt = now()
         let startedAt = DispatchTime.now().uptimeNanoseconds
         let stream: StreamState
-        if let spare = spareStreams.items.popLast() {
+        if let spare = spareStreams.take() {
             spare.reset(receivedAt: receivedAt, startedAt: startedAt)
             stream = spare
         } else {
@@ -547,16 +585,22 @@ final class HTTP2ServerSession {
             guard bufferedBodyBytes + take <= settings.connectionBodyBufferLimit, bodyBudget.reserve(take) else {
                 // Over a body cap: this stream gives way (REFUSED_STREAM: not processed, safe to retry).
                 refuse(stream)
-                streamsToRefuse.append(streamID)
+                var refused = streamsToRefuse
+                streamsToRefuse = []
+                refused.append(streamID)
+                streamsToRefuse = refused
                 return
             }
             bufferedBodyBytes += take
             stream.reservedBodyBytes += take
-            stream.body.append(contentsOf: bytes.prefix(take))
+            stream.appendBody(bytes.prefix(take))
         }
         if stream.bodyLength > settings.requestBodyLimit && !stream.dispatched {
             // Answer now; do not keep the rest (the body is answered without being buffered in full).
-            streamsToResetAfterResponse.insert(streamID)
+            var streams = streamsToResetAfterResponse
+            streamsToResetAfterResponse = []
+            streams.insert(streamID)
+            streamsToResetAfterResponse = streams
             dispatch(stream, streamID: streamID)
         }
     }
@@ -564,7 +608,7 @@ final class HTTP2ServerSession {
     private func refuse(_ stream: StreamState) {
         stream.refused = true
         releaseBody(of: stream)
-        stream.body = []
+        stream.dropBody()
     }
 
     private func releaseBody(of stream: StreamState) {
@@ -576,7 +620,7 @@ final class HTTP2ServerSession {
 
     fileprivate func endStream(streamID: Int32) {
         // The client finished sending: no need to ask it to stop.
-        if !streamsToResetAfterResponse.isEmpty { streamsToResetAfterResponse.remove(streamID) }
+        if !streamsToResetAfterResponse.isEmpty { _ = forgetResetAfterResponse(streamID) }
         guard let stream = headerBlock(streamID), !stream.dispatched, !stream.refused else { return }
         dispatch(stream, streamID: streamID)
     }
@@ -585,12 +629,16 @@ final class HTTP2ServerSession {
         stream.dispatched = true
         // The body now belongs to the request handed over (or is dropped): it no longer counts as buffered.
         releaseBody(of: stream)
+        // The queue is moved into a local for the append and back (see `HTTP2ServerSession`).
+        var queued: [QueuedEvent] = []
+        swap(&queued, &events)
+        defer { swap(&queued, &events) }
         if stream.headerListTooLarge {
-            events.append(.headerListTooLarge(streamID: streamID, size: stream.headerListSize))
+            queued.append(.headerListTooLarge(streamID: streamID, size: stream.headerListSize))
             return
         }
         stream.awaitingHandOver = true
-        events.append(.request(streamID: streamID, stream: stream, bodyLength: stream.bodyLength))
+        queued.append(.request(streamID: streamID, stream: stream, bodyLength: stream.bodyLength))
     }
 
     /// nghttp2 closes a stream (its user data, set by `beginHeaders`, is still there during the callback).
@@ -608,7 +656,12 @@ final class HTTP2ServerSession {
             headerBlockStreamID = 0
             headerBlockState = nil
         }
-        if !outgoingBodies.isEmpty { outgoingBodies[streamID] = nil }
+        if !outgoingBodies.isEmpty {
+            var bodies = outgoingBodies
+            outgoingBodies = OutgoingBodies()
+            bodies[streamID] = nil
+            outgoingBodies = bodies
+        }
     }
 
     /// Takes a stream's state out of `openStreams`.
@@ -621,11 +674,14 @@ final class HTTP2ServerSession {
     }
 
     private func recycle(_ stream: StreamState) {
-        if spareStreams.items.count < spareStreams.limit { spareStreams.items.append(stream) }
+        spareStreams.keep(stream)
     }
 
     fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, capacity: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
-        outgoingBodies.read(streamID: streamID, into: buffer, capacity: capacity, flags: flags)
+        var bodies = outgoingBodies
+        outgoingBodies = OutgoingBodies()
+        defer { outgoingBodies = bodies }
+        return bodies.read(streamID: streamID, into: buffer, capacity: capacity, flags: flags)
     }
 
     /// Copies up to `capacity` bytes of the stream's response body into `buffer` (as `OutgoingBodies.read`): EOF

@@ -84,13 +84,15 @@ extension PushEvaluation {
     /// What the rules found, for the verdict. The facts, warnings, sender, refused token and payload are moved
     /// out (swapped, not copied: the evaluation ends here and would only release them).
     mutating func findings(explanation: String?, ruleID: String?) -> PushFindings {
-        let findings = PushFindings(explanation: explanation, ruleID: ruleID, environment: environment)
-        let box = findings.storage  // new, so not shared: its fields are swapped in place
-        swap(&box.fields.facts, &facts)
-        swap(&box.fields.warnings, &warnings)
-        swap(&box.fields.sender, &sender)
-        swap(&box.fields.presentedToken, &presentedToken)
-        swap(&box.fields.payload, &payload)
-        return findings
+        var fields = PushFindings.Fields(
+            facts: PushFacts(), explanation: explanation, ruleID: ruleID, sender: nil, presentedToken: nil,
+            environment: environment, payload: nil)
+        swap(&fields.facts, &facts)
+        swap(&fields.sender, &sender)
+        swap(&fields.presentedToken, &presentedToken)
+        swap(&fields.payload, &payload)
+        var kept: [PushWarning] = []
+        swap(&kept, &warnings)
+        return PushFindings(fields, warnings: kept)
     }
 }
